@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ImageSniff",
+    products: [
+        .library(name: "ImageSniff", targets: ["ImageSniff"]),
+        .library(name: "ImageSniffMagic", targets: ["ImageSniffMagic"]),
+        .executable(name: "imgsniff", targets: ["imgsniff"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The core: Swift standard library and the C library only. No Foundation.
+        .target(name: "ImageSniff"),
+        // libmagic (the engine of `file`), for the cross-check. The core never needs it.
+        .systemLibrary(
+            name: "CLibMagic",
+            pkgConfig: "libmagic",
+            providers: [.apt(["libmagic-dev"]), .brew(["libmagic"])]
+        ),
+        .target(name: "ImageSniffMagic", dependencies: ["ImageSniff", "CLibMagic"]),
+        // renameat2(RENAME_NOREPLACE) for no-clobber renames.
+        .target(name: "CRenameShim"),
+        .executableTarget(
+            name: "imgsniff",
+            dependencies: [
+                "ImageSniff",
+                "ImageSniffMagic",
+                "CRenameShim",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ImageSniffTests", dependencies: ["ImageSniff"]),
+        .testTarget(name: "ImageSniffMagicTests", dependencies: ["ImageSniffMagic", "ImageSniff"]),
+        .testTarget(name: "IMGSniffCLITests", dependencies: ["ImageSniff"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,126 @@
+// Bounds-checked reads over the bytes under inspection. Every accessor answers nil (or false)
+// when the bytes are not there; none can trap, whatever the offset.
+
+struct ByteView {
+    let base: UnsafeRawBufferPointer
+
+    @inline(__always) var count: Int { base.count }
+
+    /// Whether `length` bytes exist at `offset`.
+    @inline(__always) func has(_ offset: Int, _ length: Int) -> Bool {
+        offset >= 0 && length >= 0 && offset <= base.count &- length
+    }
+
+    @inline(__always) func u8(_ offset: Int) -> UInt8? {
+        offset >= 0 && offset < base.count ? base[offset] : nil
+    }
+
+    @inline(__always) func u16be(_ offset: Int) -> UInt16? {
+        guard has(offset, 2) else { return nil }
+        return UInt16(base[offset]) << 8 | UInt16(base[offset + 1])
+    }
+
+    @inline(__always) func u16le(_ offset: Int) -> UInt16? {
+        guard has(offset, 2) else { return nil }
+        return UInt16(base[offset + 1]) << 8 | UInt16(base[offset])
+    }
+
+    @inline(__always) func u16(_ offset: Int, bigEndian: Bool) -> UInt16? {
+        bigEndian ? u16be(offset) : u16le(offset)
+    }
+
+    @inline(__always) func u32be(_ offset: Int) -> UInt32? {
+        guard has(offset, 4) else { return nil }
+        return UInt32(base[offset]) << 24 | UInt32(base[offset + 1]) << 16
+            | UInt32(base[offset + 2]) << 8 | UInt32(base[offset + 3])
+    }
+
+    @inline(__always) func u32le(_ offset: Int) -> UInt32? {
+        guard has(offset, 4) else { return nil }
+        return UInt32(base[offset + 3]) << 24 | UInt32(base[offset + 2]) << 16
+            | UInt32(base[offset + 1]) << 8 | UInt32(base[offset])
+    }
+
+    @inline(__always) func u32(_ offset: Int, bigEndian: Bool) -> UInt32? {
+        bigEndian ? u32be(offset) : u32le(offset)
+    }
+
+    func u64(_ offset: Int, bigEndian: Bool) -> UInt64? {
+        guard let a = u32(offset, bigEndian: bigEndian), let b = u32(offset + 4, bigEndian: bigEndian) else { return nil }
+        return bigEndian ? UInt64(a) << 32 | UInt64(b) : UInt64(b) << 32 | UInt64(a)
+    }
+
+    /// Whether the ASCII (or any byte) string `s` stands at `offset`.
+    @inline(__always) func matches(_ s: StaticString, at offset: Int = 0) -> Bool {
+        let n = s.utf8CodeUnitCount
+        guard has(offset, n) else { return false }
+        let p = s.utf8Start
+        for i in 0..<n where base[offset + i] != p[i] { return false }
+        return true
+    }
+
+    /// Whether `s` stands at `offset`, ignoring ASCII case.
+    func matchesIgnoringCase(_ s: StaticString, at offset: Int) -> Bool {
+        let n = s.utf8CodeUnitCount
+        guard has(offset, n) else { return false }
+        let p = s.utf8Start
+        for i in 0..<n {
+            var b = base[offset + i]
+            if b >= 0x41 && b <= 0x5A { b |= 0x20 }
+            var c = p[i]
+            if c >= 0x41 && c <= 0x5A { c |= 0x20 }
+            if b != c { return false }
+        }
+        return true
+    }
+
+    /// Whether the bytes that exist match a prefix of `s` at `offset` (for cut-short data).
+    func matchesAvailablePrefix(_ s: StaticString, at offset: Int = 0) -> Bool {
+        let n = min(s.utf8CodeUnitCount, base.count - offset)
+        guard offset >= 0, n >= 0 else { return false }
+        let p = s.utf8Start
+        for i in 0..<n where base[offset + i] != p[i] { return false }
+        return true
+    }
+
+    /// The first offset in `range` (clamped to the bytes) where `s` stands.
+    func find(_ s: StaticString, in range: Range<Int>) -> Int? {
+        let n = s.utf8CodeUnitCount
+        guard n > 0 else { return nil }
+        let lower = max(range.lowerBound, 0)
+        let upper = min(range.upperBound, base.count) - n
+        guard lower <= upper else { return nil }
+        let first = s.utf8Start[0]
+        var i = lower
+        while i <= upper {
+            if base[i] == first && matches(s, at: i) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Whether every byte in `range` (which must exist) is `value`.
+    func all(_ range: Range<Int>, equal value: UInt8) -> Bool {
+        guard range.lowerBound >= 0, range.upperBound <= base.count else { return false }
+        for i in range where base[i] != value { return false }
+        return true
+    }
+
+    /// Whether the byte is an ASCII letter, digit or space (a four-character code's alphabet).
+    static func isFourCCByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x20
+    }
+
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0B || b == 0x0C }
+}
+
+/// Four-character codes as big-endian integers: `fourCC("ftyp")`.
+@inline(__always) func fourCC(_ s: StaticString) -> UInt32 {
+    let p = s.utf8Start
+    return UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3])
+}
+
+/// An offset taken from the file, clamped so that arithmetic on it cannot overflow.
+@inline(__always) func clampOffset(_ v: UInt64) -> Int { v > (1 << 48) ? (1 << 48) : Int(v) }

@@ -1,0 +1,80 @@
+// JPEG and its relatives: MPO (APP2 "MPF\0"), JPEG-LS (SOF55), lossless JPEG, the JPEG 2000
+// family (JP2/JPX/JPM boxes and raw codestreams) and the JPEG XL codestream.
+
+enum JPEG {
+    /// `FF D8 FF`, then a walk of the marker segments up to the start of scan.
+    static func detect(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(1) == 0xD8 else { return .no }
+        guard let third = v.u8(2) else { return .need(3, fallback: nil) }
+        guard third == 0xFF else { return .no }
+        guard let fourth = v.u8(3) else { return .need(4, fallback: nil) }
+        // The first marker must be a real one (not fill, not a restart or SOI again).
+        guard fourth >= 0xC0, fourth != 0xD8, fourth != 0xFF, !(0xD0...0xD7).contains(fourth) else { return .no }
+
+        var offset = 2
+        var sawJPEGLS = false
+        for _ in 0..<Limits.maxWalkSteps {
+            guard let marker = v.u8(offset + 1), v.u8(offset) != nil else {
+                return .need(offset + 4, fallback: Hit(sawJPEGLS ? .jpegLS : .jpeg, .family))
+            }
+            guard v.base[offset] == 0xFF else {
+                // Not a marker where one must be: a damaged stream. JPEG is all we can say.
+                return .hit(Hit(sawJPEGLS ? .jpegLS : .jpeg))
+            }
+            if marker == 0xFF { offset += 1; continue }  // fill byte
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }
+            if marker == 0xDA || marker == 0xD9 {
+                // Start of scan (or end of image): every header segment has been seen.
+                return .hit(Hit(sawJPEGLS ? .jpegLS : .jpeg))
+            }
+            guard let length = v.u16be(offset + 2) else {
+                return .need(offset + 4, fallback: Hit(sawJPEGLS ? .jpegLS : .jpeg, .family))
+            }
+            guard length >= 2 else { return .hit(Hit(sawJPEGLS ? .jpegLS : .jpeg)) }
+            if marker == 0xF7 { sawJPEGLS = true }
+            if marker == 0xE2 {
+                guard v.has(offset + 4, 8) else {
+                    return .need(offset + 12, fallback: Hit(.jpeg, .family))
+                }
+                if v.matches("MPF\0", at: offset + 4) && isTIFFHeader(v, at: offset + 8) {
+                    return .hit(Hit(.mpo))
+                }
+            }
+            offset += 2 + Int(length)
+        }
+        return .hit(Hit(sawJPEGLS ? .jpegLS : .jpeg))
+    }
+
+    private static func isTIFFHeader(_ v: ByteView, at offset: Int) -> Bool {
+        v.matches("II*\0", at: offset) || v.matches("MM\0*", at: offset)
+    }
+}
+
+enum JPEG2000 {
+    /// The JP2 signature box, then `ftyp` with the brand deciding JP2/JPX/JPM vs Motion JPEG 2000.
+    /// The JPEG XL container shares the layout with its own signature.
+    static func box(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u32be(0) == 12 || v.count < 4 else { return .no }
+        if v.count < 12 {
+            let maybe = v.matchesAvailablePrefix("\0\0\0\u{0C}jP  \r\n\u{87}\n") || v.matchesAvailablePrefix("\0\0\0\u{0C}JXL \r\n\u{87}\n")
+            return maybe ? .need(12, fallback: nil) : .no
+        }
+        if v.matches("JXL \r\n\u{87}\n", at: 4) { return .hit(Hit(.jpegXL)) }
+        guard v.matches("jP  \r\n\u{87}\n", at: 4) || v.matches("jP\u{1A}\u{1A}\r\n\u{87}\n", at: 4) else { return .no }
+        guard let type = v.u32be(16), let brand = v.u32be(20) else { return .need(24, fallback: Hit(.jpeg2000)) }
+        guard type == fourCC("ftyp") else { return .hit(Hit(.jpeg2000)) }
+        if brand == fourCC("mjp2") || brand == fourCC("mj2s") { return .hit(Hit(.mj2)) }
+        return .hit(Hit(.jpeg2000))
+    }
+
+    /// A raw codestream: SOC (`FF 4F`) followed by SIZ (`FF 51`) and its plausible length.
+    static func codestream(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(1) == 0x4F else { return .no }
+        guard let siz = v.u16be(2), let length = v.u16be(4) else { return .need(6, fallback: nil) }
+        guard siz == 0xFF51, length >= 41 else { return .no }
+        return .hit(Hit(.jpeg2000))
+    }
+}

@@ -1,0 +1,387 @@
+// Formats with a fixed signature and a few header fields worth checking, and the magic-less
+// formats (TGA, PICT, MacPaint, WBMP) that only plausibility checks (and a hint) can name.
+
+enum Misc {
+    // MARK: Fixed signatures with header checks
+
+    static func bmp(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(1) == UInt8(ascii: "M") else { return .no }
+        guard let dib = v.u32le(14), let pixels = v.u32le(10) else { return .need(18, fallback: nil) }
+        switch dib {
+        case 12, 16, 24, 40, 48, 52, 56, 64, 108, 124: break
+        default: return .no
+        }
+        let planesAt = dib == 12 ? 22 : 26
+        guard let planes = v.u16le(planesAt) else { return .need(planesAt + 2, fallback: nil) }
+        guard planes == 1, pixels >= 14 + dib || pixels == 0 else { return .no }
+        return .hit(Hit(.bmp))
+    }
+
+    static func bpg(_ input: Input) -> Step {
+        input.view.matches("BPG\u{FB}") ? .hit(Hit(.bpg)) : .no
+    }
+
+    /// ICO (type 1) and CUR (type 2): a count, then 16-byte entries pointing past the directory.
+    static func icoCur(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(1) == 0, let type = v.u16le(2), type == 1 || type == 2 else { return .no }
+        guard let count = v.u16le(4), let size = v.u32le(14), let offset = v.u32le(18), let reserved = v.u8(9) else {
+            return .need(22, fallback: nil)
+        }
+        guard count >= 1, count <= 512, size > 0, offset >= 6 + 16 * UInt32(count), reserved == 0 || reserved == 255 else { return .no }
+        if type == 1 {
+            // Icons: planes 0 or 1, bit count 0, 1, 4, 8, 16, 24 or 32.
+            let planes = v.u16le(10) ?? 0, bits = v.u16le(12) ?? 0
+            guard planes <= 1, [0, 1, 4, 8, 16, 24, 32].contains(bits) else { return .no }
+            return .hit(Hit(.ico))
+        }
+        return .hit(Hit(.cur))
+    }
+
+    static func icns(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("icns") else { return .no }
+        guard let length = v.u32be(4) else { return .need(8, fallback: nil) }
+        guard length >= 8 else { return .no }
+        if v.count >= 12 {
+            for i in 8..<12 where !ByteView.isFourCCByte(v.base[i]) && v.base[i] != UInt8(ascii: "#") { return .no }
+        }
+        return .hit(Hit(.icns))
+    }
+
+    static func mrw(_ input: Input) -> Step {
+        input.view.matches("\0MRM") ? .hit(Hit(.mrw)) : .no
+    }
+
+    /// X Window Dump: header size, then file version 7, in either byte order.
+    static func xwd(_ input: Input) -> Step {
+        let v = input.view
+        guard let sizeBE = v.u32be(0), let versionBE = v.u32be(4) else { return .no }
+        for big in [true, false] {
+            let size = big ? sizeBE : (v.u32le(0) ?? 0)
+            let version = big ? versionBE : (v.u32le(4) ?? 0)
+            if version == 7, size >= 100, size < 4096,
+               let format = v.u32(8, bigEndian: big), format <= 2,
+               let depth = v.u32(12, bigEndian: big), depth >= 1, depth <= 32 {
+                return .hit(Hit(.xwd))
+            }
+        }
+        return .no
+    }
+
+    /// SGI: magic 474, storage 0/1, bytes per channel 1/2, dimension 1–3.
+    static func sgi(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(1) == 0xDA else { return .no }
+        guard let storage = v.u8(2), let bpc = v.u8(3), let dim = v.u16be(4) else { return .need(6, fallback: nil) }
+        return storage <= 1 && (bpc == 1 || bpc == 2) && dim >= 1 && dim <= 3 ? .hit(Hit(.sgi)) : .no
+    }
+
+    /// PCX: `0A`, version, encoding, bits per pixel, a window that makes sense, reserved zero.
+    static func pcx(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 66 else { return input.hasMore ? .need(128, fallback: nil) : .no }
+        let version = v.base[1], encoding = v.base[2], bpp = v.base[3]
+        guard [0, 2, 3, 4, 5].contains(version), encoding <= 1, [1, 2, 4, 8].contains(bpp) else { return .no }
+        guard let xmin = v.u16le(4), let ymin = v.u16le(6), let xmax = v.u16le(8), let ymax = v.u16le(10) else { return .no }
+        guard xmin <= xmax, ymin <= ymax, v.base[64] == 0, (1...4).contains(v.base[65]) else { return .no }
+        return .hit(Hit(.pcx))
+    }
+
+    /// DCX: magic 987654321 (LE), then a table of page offsets.
+    static func dcx(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u32le(0) == 987_654_321 else { return v.count < 4 ? .no : .no }
+        guard let first = v.u32le(4) else { return .need(8, fallback: nil) }
+        return first >= 8 ? .hit(Hit(.dcx)) : .no
+    }
+
+    static func radiance(_ input: Input) -> Step {
+        let v = input.view
+        return v.matches("#?RADIANCE") || v.matches("#?RGBE") ? .hit(Hit(.radianceHDR)) : .no
+    }
+
+    /// `8BPS`, version 1 (PSD) or 2 (PSB), six reserved zero bytes, 1–56 channels.
+    static func psd(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matchesAvailablePrefix("8BPS") else { return .no }
+        guard v.count >= 14 else { return .need(14, fallback: nil) }
+        guard v.matches("8BPS"), let version = v.u16be(4), let channels = v.u16be(12) else { return .no }
+        guard v.all(6..<12, equal: 0), channels >= 1, channels <= 56 else { return .no }
+        switch version {
+        case 1: return .hit(Hit(.psd))
+        case 2: return .hit(Hit(.psb))
+        default: return .no
+        }
+    }
+
+    static func djvu(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("AT&TFORM") else { return .no }
+        guard v.has(12, 4) else { return .need(16, fallback: nil) }
+        return v.matches("DJVU", at: 12) || v.matches("DJVM", at: 12) || v.matches("DJVI", at: 12) || v.matches("THUM", at: 12)
+            ? .hit(Hit(.djvu)) : .no
+    }
+
+    /// `FLIF`, a format byte (non-interlaced, interlaced or animated, by number of planes), and
+    /// bytes per channel `0`–`2`.
+    static func flif(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("FLIF") else { return .no }
+        guard let format = v.u8(4), let bpc = v.u8(5) else { return .need(6, fallback: nil) }
+        guard bpc >= 0x30 && bpc <= 0x32 else { return .no }
+        switch format {
+        case UInt8(ascii: "1"), UInt8(ascii: "3"), UInt8(ascii: "4"),
+             UInt8(ascii: "A"), UInt8(ascii: "C"), UInt8(ascii: "D"):
+            return .hit(Hit(.flif))
+        case UInt8(ascii: "Q"), UInt8(ascii: "S"), UInt8(ascii: "T"),
+             UInt8(ascii: "a"), UInt8(ascii: "c"), UInt8(ascii: "d"):
+            return .hit(Hit(.flif, animated: true))
+        default:
+            return .no
+        }
+    }
+
+    /// FITS: the first 80-character card is `SIMPLE  =` with the logical value `T` in column 30.
+    static func fits(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("SIMPLE  =") else { return .no }
+        guard let value = v.u8(29) else { return .need(80, fallback: nil) }
+        return value == UInt8(ascii: "T") ? .hit(Hit(.fits)) : .no
+    }
+
+    /// DPX: `SDPX` (big-endian) or `XPDS` (little-endian), version `V1.0`/`V2.0` at 8.
+    static func dpx(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("SDPX") || v.matches("XPDS") else { return .no }
+        guard v.has(8, 2) else { return .need(12, fallback: nil) }
+        let vee = v.base[8]
+        return (vee == UInt8(ascii: "V") || vee == UInt8(ascii: "v")) && ByteView.isDigit(v.base[9]) ? .hit(Hit(.dpx)) : .no
+    }
+
+    static func sun(_ input: Input) -> Step {
+        input.view.matches("\u{59}\u{A6}\u{6A}\u{95}") ? .hit(Hit(.sunRaster)) : .no
+    }
+
+    static func farbfeld(_ input: Input) -> Step {
+        input.view.matches("farbfeld") ? .hit(Hit(.farbfeld)) : .no
+    }
+
+    /// `gimp xcf ` then `file` or `v` and three digits, then NUL.
+    static func xcf(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("gimp xcf ") else { return .no }
+        guard v.has(9, 5) else { return .need(14, fallback: nil) }
+        if v.matches("file\0", at: 9) { return .hit(Hit(.xcf)) }
+        return v.base[9] == UInt8(ascii: "v") && v.base[13] == 0 ? .hit(Hit(.xcf)) : .no
+    }
+
+    static func miff(_ input: Input) -> Step {
+        input.view.matches("id=ImageMagick") ? .hit(Hit(.miff)) : .no
+    }
+
+    /// `qoif`, width and height, 3 or 4 channels, colour space 0 or 1.
+    static func qoi(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("qoif") else { return .no }
+        guard let channels = v.u8(12), let space = v.u8(13) else { return .need(14, fallback: nil) }
+        return (channels == 3 || channels == 4) && space <= 1 ? .hit(Hit(.qoi)) : .no
+    }
+
+    static func exr(_ input: Input) -> Step {
+        input.view.matches("\u{76}\u{2F}\u{31}\u{01}") ? .hit(Hit(.openEXR)) : .no
+    }
+
+    /// Cineon: `80 2A 5F D7` big-endian, or the little-endian reverse.
+    static func cineon(_ input: Input) -> Step {
+        let v = input.view
+        return v.u32be(0) == 0x802A_5FD7 || v.u32le(0) == 0x802A_5FD7 ? .hit(Hit(.cineon)) : .no
+    }
+
+    /// A naked JPEG XL codestream: `FF 0A` and a size header whose first byte is not zero.
+    static func jxlCodestream(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(1) == 0x0A else { return .no }
+        guard let b = v.u8(2) else { return .need(3, fallback: nil) }
+        return b != 0 ? .hit(Hit(.jpegXL)) : .no
+    }
+
+    // MARK: Evidence away from offset 0
+
+    /// DICOM: a 128-byte preamble, then `DICM`.
+    static func dicom(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 132 else { return input.hasMore ? .need(132, fallback: nil) : .no }
+        return v.matches("DICM", at: 128) ? .hit(Hit(.dicom)) : .no
+    }
+
+    /// MacPaint: a MacBinary header whose file type is `PNTG`, or a bare 512-byte header
+    /// (version 0, 2 or 3; patterns; 204 zero bytes) followed by PackBits rows of 72 bytes.
+    static func macPaint(_ input: Input) -> Step {
+        let v = input.view
+        if v.count >= 69, v.base[0] == 0, v.matches("PNTG", at: 65), (1...63).contains(v.base[1]) {
+            return .hit(Hit(.macPaint))
+        }
+        guard let version = v.u32be(0), version == 0 || version == 2 || version == 3 else { return .no }
+        guard v.count >= 512 + 72 else { return input.hasMore ? .need(1024, fallback: nil) : .no }
+        guard v.all(308..<512, equal: 0) else { return .no }
+        // Decode a few rows: every row must end exactly on 72 bytes.
+        var o = 512
+        for _ in 0..<4 {
+            var produced = 0
+            while produced < 72 {
+                guard let n = v.u8(o) else { return .no }
+                if n < 128 {
+                    produced += Int(n) + 1; o += Int(n) + 2
+                } else if n > 128 {
+                    produced += 257 - Int(n); o += 2
+                } else {
+                    o += 1
+                }
+            }
+            guard produced == 72 else { return .no }
+        }
+        return .hit(Hit(.macPaint, .likely))
+    }
+
+    /// PICT: after an optional 512-byte header, a picture size and frame, then the version
+    /// opcode. Version 2 (`00 11 02 FF`) with a sane frame is taken; version 1 only with a hint.
+    static func pict(_ input: Input) -> Step {
+        let v = input.view
+        for base in [0, 512] {
+            guard v.has(base + 10, 6) else {
+                if base == 0 { return input.hasMore ? .need(528, fallback: nil) : .no }
+                break
+            }
+            if v.matches("\0\u{11}\u{02}\u{FF}\u{0C}\0", at: base + 10), pictFrameIsSane(v, base) {
+                return .hit(Hit(.pict, .likely))
+            }
+        }
+        return .no
+    }
+
+    static func pictFrameIsSane(_ v: ByteView, _ base: Int) -> Bool {
+        guard let top = v.u16be(base + 2), let left = v.u16be(base + 4),
+              let bottom = v.u16be(base + 6), let right = v.u16be(base + 8) else { return false }
+        let t = Int16(bitPattern: top), l = Int16(bitPattern: left)
+        let b = Int16(bitPattern: bottom), r = Int16(bitPattern: right)
+        return t < b && l < r
+    }
+
+    /// PICT version 1 or 2 with a sane frame: enough for a hint to name it (rule 3).
+    static func pictIsPlausible(_ v: ByteView) -> Bool {
+        for base in [0, 512] where v.has(base + 10, 2) {
+            if (v.matches("\u{11}\u{01}", at: base + 10) || v.matches("\0\u{11}", at: base + 10)), pictFrameIsSane(v, base) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// TGA: the TGA 2.0 footer in the last 18 bytes decides; otherwise an uncompressed image
+    /// whose header fields are valid and whose size matches the file to the byte is likely.
+    static func tga(_ input: Input) -> Step {
+        let v = input.view
+        guard tgaHeaderIsPlausible(v) else { return .no }
+        let tail = input.tail ?? (input.isWhole ? v : nil)
+        guard let tail else { return .needTail(fallback: sizeMatches(input) ? Hit(.tga, .likely) : nil) }
+        if tail.count >= 18, tail.matches("TRUEVISION-XFILE.\0", at: tail.count - 18) { return .hit(Hit(.tga)) }
+        return sizeMatches(input) ? .hit(Hit(.tga, .likely)) : .no
+    }
+
+    static func tgaHeaderIsPlausible(_ v: ByteView) -> Bool {
+        guard v.count >= 18 else { return false }
+        let idLength = v.base[0], mapType = v.base[1], imageType = v.base[2]
+        _ = idLength
+        guard mapType <= 1 else { return false }
+        switch imageType {
+        case 1, 2, 3, 9, 10, 11, 32, 33: break
+        default: return false
+        }
+        let mapped = imageType == 1 || imageType == 9 || imageType == 32 || imageType == 33
+        if mapped != (mapType == 1) { return false }
+        let mapEntrySize = v.base[7]
+        if mapType == 1 {
+            guard [15, 16, 24, 32].contains(mapEntrySize), let length = v.u16le(5), length > 0 else { return false }
+        } else {
+            guard v.u16le(3) == 0, v.u16le(5) == 0, mapEntrySize == 0 else { return false }
+        }
+        guard let width = v.u16le(12), let height = v.u16le(14), width > 0, height > 0 else { return false }
+        let depth = v.base[16], descriptor = v.base[17]
+        guard [1, 8, 15, 16, 24, 32].contains(depth) else { return false }
+        guard descriptor & 0xC0 == 0 else { return false }  // interleaving bits: never used
+        let alphaBits = descriptor & 0x0F
+        return alphaBits <= 8
+    }
+
+    /// For uncompressed TGA: header + ID + colour map + pixels equals the file length (or that
+    /// plus a TGA 2.0 extension area and footer).
+    private static func sizeMatches(_ input: Input) -> Bool {
+        let v = input.view
+        let imageType = v.base[2]
+        guard imageType == 1 || imageType == 2 || imageType == 3 else { return false }
+        let mapBytes = v.base[1] == 1 ? Int(v.u16le(5) ?? 0) * ((Int(v.base[7]) + 7) / 8) : 0
+        let width = Int(v.u16le(12) ?? 0), height = Int(v.u16le(14) ?? 0)
+        let pixelBytes = (Int(v.base[16]) + 7) / 8
+        let expected = 18 + Int(v.base[0]) + mapBytes + width * height * pixelBytes
+        return input.totalLength == expected
+    }
+
+    /// WBMP type 0: `00`, fixed header `00`, then width and height as multi-byte integers, and
+    /// exactly one bit per pixel (rows padded to bytes) after them.
+    static func wbmpIsPlausible(_ v: ByteView, totalLength: Int) -> Bool {
+        guard v.u8(0) == 0, v.u8(1) == 0 else { return false }
+        var o = 2
+        func multiByte() -> Int? {
+            var value = 0
+            for _ in 0..<4 {
+                guard let b = v.u8(o) else { return nil }
+                o += 1
+                value = value << 7 | Int(b & 0x7F)
+                if b & 0x80 == 0 { return value }
+            }
+            return nil
+        }
+        guard let width = multiByte(), let height = multiByte(), width > 0, height > 0 else { return false }
+        return o + (width + 7) / 8 * height == totalLength
+    }
+}
+
+enum Textures {
+    static func dds(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("DDS ") else { return .no }
+        guard let size = v.u32le(4) else { return .need(8, fallback: nil) }
+        return size == 124 ? .hit(Hit(.dds)) : .no
+    }
+
+    static func ktx(_ input: Input) -> Step {
+        let v = input.view
+        if v.matches("\u{AB}KTX 11\u{BB}\r\n\u{1A}\n") { return .hit(Hit(.ktx)) }
+        if v.matches("\u{AB}KTX 20\u{BB}\r\n\u{1A}\n") { return .hit(Hit(.ktx2)) }
+        return v.count < 12 && v.matchesAvailablePrefix("\u{AB}KTX ") ? .need(12, fallback: nil) : .no
+    }
+
+    /// ASTC: magic, then block dimensions (2D 4–12, 3D 3–6).
+    static func astc(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u32le(0) == 0x5CA1_AB13 else { return .no }
+        guard let x = v.u8(4), let y = v.u8(5), let z = v.u8(6) else { return .need(16, fallback: nil) }
+        return (3...12).contains(x) && (3...12).contains(y) && (1...6).contains(z) ? .hit(Hit(.astc)) : .no
+    }
+
+    /// PVR version 3 (`PVR\x03`, or the byte-swapped `\x03RVP`).
+    static func pvr(_ input: Input) -> Step {
+        let v = input.view
+        return v.matches("PVR\u{03}") || v.matches("\u{03}RVP") ? .hit(Hit(.pvr)) : .no
+    }
+
+    /// Legacy PVR version 2: header size 52 at 0 and `PVR!` at 44.
+    static func pvrLegacy(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u32le(0) == 52 else { return .no }
+        guard v.has(44, 4) else { return input.hasMore ? .need(52, fallback: nil) : .no }
+        return v.matches("PVR!", at: 44) ? .hit(Hit(.pvr)) : .no
+    }
+}

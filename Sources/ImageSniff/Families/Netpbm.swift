@@ -1,0 +1,70 @@
+// The netpbm family: P1–P6 (PBM, PGM, PPM, ASCII and binary), P7 (PAM), PF/Pf (PFM) and PH/Ph (PHM).
+// The header must parse as numbers (comments allowed), so "P1 means ..." is text, not an image.
+
+enum Netpbm {
+    static func detect(_ input: Input) -> Step {
+        let v = input.view
+        guard let kind = v.u8(1) else { return input.hasMore ? .need(2, fallback: nil) : .no }
+        let type: ImageType
+        let numbers: Int
+        switch kind {
+        case UInt8(ascii: "1"), UInt8(ascii: "4"): type = .pbm; numbers = 2
+        case UInt8(ascii: "2"), UInt8(ascii: "5"): type = .pgm; numbers = 3
+        case UInt8(ascii: "3"), UInt8(ascii: "6"): type = .ppm; numbers = 3
+        case UInt8(ascii: "7"): return pam(input)
+        case UInt8(ascii: "F"), UInt8(ascii: "f"): type = .pfm; numbers = 3
+        case UInt8(ascii: "H"), UInt8(ascii: "h"): type = .phm; numbers = 3
+        default: return .no
+        }
+        guard let sep = v.u8(2) else { return .need(3, fallback: nil) }
+        guard ByteView.isSpace(sep) else { return .no }
+        // Width, height (and maxval or scale), separated by white space and `#` comments.
+        var o = 2
+        var parsed = 0
+        while parsed < numbers {
+            // Skip white space and comments.
+            while let b = v.u8(o) {
+                if ByteView.isSpace(b) { o += 1; continue }
+                if b == UInt8(ascii: "#") {
+                    while let c = v.u8(o), c != 0x0A && c != 0x0D { o += 1 }
+                    continue
+                }
+                break
+            }
+            guard let b = v.u8(o) else { return .need(o + 16, fallback: nil) }
+            let isFloat = type == .pfm || type == .phm
+            if isFloat && parsed == 2 {
+                // The scale: an optionally negative decimal number.
+                guard b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || ByteView.isDigit(b) || b == UInt8(ascii: ".") else { return .no }
+            } else {
+                guard ByteView.isDigit(b) else { return .no }
+            }
+            var digits = 0
+            while let c = v.u8(o), ByteView.isDigit(c) || (isFloat && parsed == 2 && (c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E"))) {
+                o += 1; digits += 1
+                if digits > 20 { return .no }
+            }
+            guard let end = v.u8(o) else { return .need(o + 2, fallback: parsed >= 1 ? Hit(type) : nil) }
+            guard ByteView.isSpace(end) || end == UInt8(ascii: "#") else { return .no }
+            parsed += 1
+        }
+        return .hit(Hit(type))
+    }
+
+    /// `P7` then header lines of WIDTH, HEIGHT, DEPTH, MAXVAL, TUPLTYPE up to ENDHDR.
+    /// (`P7 332` is an XV thumbnail, not PAM.)
+    private static func pam(_ input: Input) -> Step {
+        let v = input.view
+        guard v.has(0, 4) else { return .need(8, fallback: nil) }
+        guard v.base[2] == 0x0A else { return .no }
+        var o = 3
+        while let b = v.u8(o), b == UInt8(ascii: "#") {
+            while let c = v.u8(o), c != 0x0A { o += 1 }
+            o += 1
+        }
+        for keyword in ["WIDTH", "HEIGHT", "DEPTH", "MAXVAL", "TUPLTYPE", "ENDHDR"] as [StaticString] where v.matches(keyword, at: o) {
+            return .hit(Hit(.pam))
+        }
+        return v.count < o + 8 ? .need(o + 8, fallback: nil) : .no
+    }
+}

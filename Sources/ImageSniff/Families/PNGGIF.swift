@@ -1,0 +1,112 @@
+// PNG (APNG when `acTL` comes before the first `IDAT`), MNG and JNG, which share PNG's chunk
+// layout with their own signatures, and GIF (animated when it holds a looping application
+// extension or more than one image).
+
+enum PNG {
+    static func detect(_ input: Input) -> Step {
+        let v = input.view
+        let type: ImageType
+        let firstChunk: UInt32
+        if v.matchesAvailablePrefix("\u{89}PNG\r\n\u{1A}\n") {
+            type = .png; firstChunk = fourCC("IHDR")
+        } else if v.matchesAvailablePrefix("\u{8A}MNG\r\n\u{1A}\n") {
+            type = .mng; firstChunk = fourCC("MHDR")
+        } else if v.matchesAvailablePrefix("\u{8B}JNG\r\n\u{1A}\n") {
+            type = .jng; firstChunk = fourCC("JHDR")
+        } else {
+            return .no
+        }
+        guard v.count >= 16 else { return .need(16, fallback: v.count >= 8 ? Hit(type) : nil) }
+        // Apple's CgBI chunk may precede IHDR.
+        var offset = 8
+        if type == .png, v.u32be(12) == fourCC("CgBI") { offset = 8 + 12 + 4 }
+        guard let chunk = v.u32be(offset + 4) else { return .need(offset + 8, fallback: Hit(type)) }
+        guard chunk == firstChunk else { return .no }
+        guard type == .png else { return .hit(Hit(type)) }
+
+        // Walk chunks to the first IDAT looking for acTL.
+        for _ in 0..<Limits.maxWalkSteps {
+            guard let length = v.u32be(offset), let name = v.u32be(offset + 4) else {
+                return .need(offset + 8, fallback: Hit(.png))
+            }
+            if name == fourCC("acTL") { return .hit(Hit(.png, animated: true)) }
+            if name == fourCC("IDAT") || name == fourCC("IEND") || length > 0x7FFF_FFFF { break }
+            offset += 12 + Int(length)
+        }
+        return .hit(Hit(.png))
+    }
+}
+
+enum GIF {
+    static func detect(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matchesAvailablePrefix("GIF87a") || v.matchesAvailablePrefix("GIF89a") else { return .no }
+        guard v.count >= 13 else { return .need(13, fallback: v.count >= 6 ? Hit(.gif) : nil) }
+        // The logical screen descriptor: a background index and aspect ratio byte follow the
+        // packed fields; text that starts "GIF89a" is caught by the block walk below failing at
+        // once, so the first block after the screen descriptor (and colour table) must be valid.
+        let packed = v.base[10]
+        var offset = 13
+        if packed & 0x80 != 0 { offset += 3 << (Int(packed & 7) + 1) }
+        var images = 0
+        for _ in 0..<Limits.maxWalkSteps {
+            guard let block = v.u8(offset) else {
+                return walkBudgetLeft(offset) ? .need(offset + 1, fallback: Hit(.gif)) : .hit(Hit(.gif))
+            }
+            switch block {
+            case 0x21:  // extension: label, then sub-blocks
+                guard let label = v.u8(offset + 1), let size = v.u8(offset + 2) else {
+                    return .need(offset + 3, fallback: Hit(.gif))
+                }
+                if label == 0xFF, size == 11,
+                   v.matches("NETSCAPE2.0", at: offset + 3) || v.matches("ANIMEXTS1.0", at: offset + 3) {
+                    return .hit(Hit(.gif, animated: true))
+                }
+                guard let next = skipSubBlocks(v, from: offset + 2) else {
+                    return walkBudgetLeft(offset) ? .need(nextNeed(v, offset + 2), fallback: Hit(.gif)) : .hit(Hit(.gif))
+                }
+                offset = next
+            case 0x2C:  // image descriptor, optional local colour table, LZW size, sub-blocks
+                images += 1
+                if images > 1 { return .hit(Hit(.gif, animated: true)) }
+                guard let local = v.u8(offset + 9) else { return .need(offset + 10, fallback: Hit(.gif)) }
+                var next = offset + 10
+                if local & 0x80 != 0 { next += 3 << (Int(local & 7) + 1) }
+                guard let end = skipSubBlocks(v, from: next + 1) else {
+                    return walkBudgetLeft(offset) ? .need(nextNeed(v, next + 1), fallback: Hit(.gif)) : .hit(Hit(.gif))
+                }
+                offset = end
+            case 0x3B:  // trailer
+                return .hit(Hit(.gif))
+            default:
+                // Not a GIF block: damaged data, or text that begins with "GIF89a".
+                return images > 0 || offset > 13 ? .hit(Hit(.gif)) : (looksLikeText(v) ? .no : .hit(Hit(.gif)))
+            }
+        }
+        return .hit(Hit(.gif))
+    }
+
+    /// Following GIF image data to find a second frame is worth 64 KiB, not the whole file.
+    private static func walkBudgetLeft(_ offset: Int) -> Bool { offset < 64 * 1024 }
+
+    /// The offset after a chain of sub-blocks starting at `offset`, or nil if it runs past the bytes.
+    private static func skipSubBlocks(_ v: ByteView, from offset: Int) -> Int? {
+        var o = offset
+        while let size = v.u8(o) {
+            if size == 0 { return o + 1 }
+            o += 1 + Int(size)
+        }
+        return nil
+    }
+
+    private static func nextNeed(_ v: ByteView, _ offset: Int) -> Int {
+        var o = offset
+        while let size = v.u8(o), size != 0 { o += 1 + Int(size) }
+        return max(o + 256, v.count + 4096)
+    }
+
+    private static func looksLikeText(_ v: ByteView) -> Bool {
+        for i in 6..<min(v.count, 13) where v.base[i] < 0x20 && !ByteView.isSpace(v.base[i]) { return false }
+        return true
+    }
+}

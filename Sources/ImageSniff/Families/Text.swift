@@ -1,0 +1,200 @@
+// Text-based formats (SVG, XBM, XPM, PostScript/EPS, PDF) and the text neighbours (HTML, XML,
+// JSON, plain text). Magic that appears in prose ("%!PS in a sentence") must survive a check of
+// what follows before it names a format.
+
+enum Text {
+    /// `%PDF-` and a version number `d.d`.
+    static func pdf(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("%PDF-") else { return .no }
+        guard let major = v.u8(5), let dot = v.u8(6) else { return .need(8, fallback: nil) }
+        return ByteView.isDigit(major) && dot == UInt8(ascii: ".") ? .hit(Hit(.pdf)) : .no
+    }
+
+    /// `%!PS-Adobe-N.N` (EPS when the first line also says `EPSF-N.N`), or `%!` / `%!PS` alone on
+    /// the first line followed by more PostScript comments or code.
+    static func postScript(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("%!") else { return .no }
+        let lineEnd = firstLineEnd(v, from: 0, max: 256)
+        guard let lineEnd else { return v.count < 256 && input.hasMore ? .need(256, fallback: nil) : .no }
+        if v.matches("%!PS-Adobe-", at: 0), let d = v.u8(11), ByteView.isDigit(d) {
+            if v.find("EPSF-", in: 11..<lineEnd) != nil { return .hit(Hit(.eps)) }
+            return .hit(Hit(.postScript))
+        }
+        // `%!` or `%!PS` with nothing else on the line.
+        var o = v.matches("%!PS") ? 4 : 2
+        while o < lineEnd, v.base[o] == 0x20 || v.base[o] == 0x09 { o += 1 }
+        guard o == lineEnd else { return .no }
+        return .hit(Hit(.postScript, .likely))
+    }
+
+    /// DOS EPS binary header: `C5 D0 D3 C6`, then offsets to the PostScript section.
+    static func dosEPS(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("\u{C5}\u{D0}\u{D3}\u{C6}") else { return .no }
+        guard let psStart = v.u32le(4), let psLength = v.u32le(8) else { return .need(12, fallback: nil) }
+        return psStart >= 30 && psLength > 0 ? .hit(Hit(.eps)) : .no
+    }
+
+    /// XPM3 (`/* XPM */`) or XPM2 (`! XPM2`).
+    static func xpm(_ input: Input) -> Step {
+        let v = input.view
+        return v.matches("/* XPM */") || v.matches("! XPM2") ? .hit(Hit(.xpm)) : .no
+    }
+
+    /// XBM: C source whose first definitions are `#define NAME_width N` and `..._height N`.
+    static func xbm(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("#define ") else { return .no }
+        guard let end = firstLineEnd(v, from: 0, max: 256) else { return .need(256, fallback: nil) }
+        guard v.find("_width ", in: 8..<end) != nil else { return .no }
+        return v.find("_height ", in: end..<min(v.count, end + 256)) != nil ? .hit(Hit(.xbm)) : .no
+    }
+
+    private static func firstLineEnd(_ v: ByteView, from: Int, max: Int) -> Int? {
+        var o = from
+        while o < v.count && o < from + max {
+            if v.base[o] == 0x0A || v.base[o] == 0x0D { return o }
+            o += 1
+        }
+        return nil
+    }
+
+    // MARK: Generic text
+
+    /// Whether the bytes look like text: no NUL and no control characters other than the
+    /// usual white space, form feed, backspace and escape. UTF-8 and Latin-1 both pass.
+    static func isText(_ v: ByteView, upTo limit: Int) -> Bool {
+        let n = min(v.count, limit)
+        for i in 0..<n {
+            let b = v.base[i]
+            if b < 0x20 {
+                switch b {
+                case 0x09, 0x0A, 0x0C, 0x0D, 0x08, 0x1B: continue
+                default: return false
+                }
+            }
+            if b == 0x7F { return false }
+        }
+        return true
+    }
+
+    /// Classifies text: SVG, HTML and XML by their first element, JSON by its shape, XBM/XPM by
+    /// their C text, otherwise plain text.
+    static func classify(_ input: Input) -> Step {
+        let v = input.view
+        var start = 0
+        var utf16 = false
+        if v.matches("\u{EF}\u{BB}\u{BF}") { start = 3 }
+        if v.matches("\u{FF}\u{FE}") || v.matches("\u{FE}\u{FF}") { utf16 = true }
+        if utf16 { return .hit(Hit(.plainText, .likely)) }
+        guard isText(v, upTo: 4096) else { return .no }
+        while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
+        guard start < v.count else { return .hit(Hit(.plainText, .likely)) }
+
+        if v.base[start] == UInt8(ascii: "<") {
+            switch markupRoot(v, from: start) {
+            case .svg: return .hit(Hit(.svg))
+            case .html: return .hit(Hit(.html, .likely))
+            case .xml: return .hit(Hit(.xml, .likely))
+            case .undecided:
+                if input.hasMore && v.count < 64 * 1024 { return .need(min(v.count * 4, 64 * 1024), fallback: Hit(.xml, .likely)) }
+                return .hit(Hit(.xml, .likely))
+            case .notMarkup: break
+            }
+        }
+        if v.base[start] == UInt8(ascii: "{") || v.base[start] == UInt8(ascii: "[") {
+            if looksLikeJSON(v, from: start, whole: input.isWhole) { return .hit(Hit(.json, .likely)) }
+        }
+        if xbm(Input(view: ByteView(base: UnsafeRawBufferPointer(rebasing: v.base[start...])), totalLength: input.totalLength - start, limit: input.limit - start, tail: nil)).isHit {
+            return .hit(Hit(.xbm))
+        }
+        return .hit(Hit(.plainText, .likely))
+    }
+
+    enum Markup { case svg, html, xml, undecided, notMarkup }
+
+    /// Skips the prolog (`<?...?>`, comments, `<!DOCTYPE ...>`) to the first element.
+    static func markupRoot(_ v: ByteView, from start: Int) -> Markup {
+        var o = start
+        var sawProlog = false
+        for _ in 0..<256 {
+            while o < v.count, ByteView.isSpace(v.base[o]) { o += 1 }
+            guard o < v.count else { return .undecided }
+            guard v.base[o] == UInt8(ascii: "<") else { return sawProlog ? .xml : .notMarkup }
+            if v.matches("<?", at: o) {
+                guard let end = v.find("?>", in: o..<v.count) else { return .undecided }
+                if v.matches("<?xml", at: o) { sawProlog = true }
+                o = end + 2
+            } else if v.matches("<!--", at: o) {
+                guard let end = v.find("-->", in: o..<v.count) else { return .undecided }
+                o = end + 3
+                sawProlog = true
+            } else if v.matchesIgnoringCase("<!DOCTYPE", at: o) {
+                if v.matchesIgnoringCase("<!DOCTYPE html", at: o) { return .html }
+                if v.matchesIgnoringCase("<!DOCTYPE svg", at: o) { return .svg }
+                // Skip to the closing '>' (past an internal subset in brackets).
+                var depth = 0
+                var p = o + 9
+                while p < v.count {
+                    let b = v.base[p]
+                    if b == UInt8(ascii: "[") { depth += 1 } else if b == UInt8(ascii: "]") { depth -= 1 } else if b == UInt8(ascii: ">") && depth <= 0 { break }
+                    p += 1
+                }
+                guard p < v.count else { return .undecided }
+                o = p + 1
+                sawProlog = true
+            } else {
+                // An element: its name decides.
+                guard let c = v.u8(o + 1) else { return .undecided }
+                let isNameStart = (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == UInt8(ascii: "_")
+                guard isNameStart else { return sawProlog ? .xml : .notMarkup }
+                var nameEnd = o + 1
+                while nameEnd < v.count {
+                    let b = v.base[nameEnd]
+                    if ByteView.isSpace(b) || b == UInt8(ascii: ">") || b == UInt8(ascii: "/") { break }
+                    nameEnd += 1
+                }
+                guard nameEnd < v.count else { return .undecided }
+                let nameLength = nameEnd - (o + 1)
+                // The local name, after any namespace prefix.
+                var local = o + 1
+                if let colon = v.find(":", in: (o + 1)..<nameEnd) { local = colon + 1 }
+                let localLength = nameEnd - local
+                if localLength == 3, v.matches("svg", at: local) { return .svg }
+                let htmlNames: [StaticString] = ["html", "head", "body", "title", "meta", "script", "div", "p", "a", "table"]
+                for name in htmlNames where name.utf8CodeUnitCount == nameLength && v.matchesIgnoringCase(name, at: o + 1) {
+                    return sawProlog && nameLength != 4 ? .xml : .html
+                }
+                return sawProlog || nameLength > 0 ? .xml : .notMarkup
+            }
+        }
+        return .undecided
+    }
+
+    /// JSON's shape: an object starting with a string key (or empty), or an array of values; and,
+    /// when the whole text is here, closing with the matching bracket.
+    static func looksLikeJSON(_ v: ByteView, from start: Int, whole: Bool) -> Bool {
+        let open = v.base[start]
+        var o = start + 1
+        while o < v.count, ByteView.isSpace(v.base[o]) { o += 1 }
+        guard o < v.count else { return false }
+        let first = v.base[o]
+        if open == UInt8(ascii: "{") {
+            guard first == UInt8(ascii: "\"") || first == UInt8(ascii: "}") else { return false }
+        } else {
+            let valueStarts: [UInt8] = Array("\"{[]-0123456789tfn".utf8)
+            guard valueStarts.contains(first) else { return false }
+        }
+        guard whole else { return true }
+        var end = v.count - 1
+        while end > start, ByteView.isSpace(v.base[end]) { end -= 1 }
+        let close = v.base[end]
+        return open == UInt8(ascii: "{") ? close == UInt8(ascii: "}") : close == UInt8(ascii: "]")
+    }
+}
+
+extension Step {
+    var isHit: Bool { if case .hit = self { return true } else { return false } }
+}

@@ -1,0 +1,179 @@
+// Reading a bounded prefix of a file: one open, one pread of 4 KiB, one close on the common
+// path; a larger pread only when a check asks for it (never past `Limits.maxPrefix`), and one
+// pread of the last bytes for trailers. Never the whole file. No Foundation.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a file could not be read.
+public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        case notFound
+        case permissionDenied
+        case isDirectory
+        /// A FIFO, socket, device or other non-regular file: never opened.
+        case notRegularFile(String)
+        /// Any other system error (`errno` in `code`).
+        case system
+    }
+
+    public let kind: Kind
+    /// The `errno` value behind the error, or 0.
+    public let code: Int32
+
+    public init(kind: Kind, code: Int32 = 0) {
+        self.kind = kind
+        self.code = code
+    }
+
+    init(errno code: Int32) {
+        switch code {
+        case ENOENT, ENOTDIR: self.init(kind: .notFound, code: code)
+        case EACCES, EPERM: self.init(kind: .permissionDenied, code: code)
+        case EISDIR: self.init(kind: .isDirectory, code: code)
+        default: self.init(kind: .system, code: code)
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .notFound: return "no such file"
+        case .permissionDenied: return "permission denied"
+        case .isDirectory: return "is a directory"
+        case .notRegularFile(let what): return "not a regular file (\(what))"
+        case .system:
+            if let s = strerror(code) { return String(cString: s) }
+            return "error \(code)"
+        }
+    }
+
+    /// A name for the kind of a non-regular file, from its `st_mode`.
+    static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "FIFO"
+        case S_IFSOCK: return "socket"
+        case S_IFCHR: return "character device"
+        case S_IFBLK: return "block device"
+        case S_IFDIR: return "directory"
+        case S_IFLNK: return "symbolic link"
+        default: return "special file"
+        }
+    }
+}
+
+/// Reads file prefixes into a buffer it reuses: create one per thread and call it for every
+/// file, so that scanning allocates nothing per file.
+public final class FileSniffer {
+    private var buffer: UnsafeMutableRawBufferPointer
+    private var tailBuffer: UnsafeMutableRawBufferPointer
+
+    public init() {
+        buffer = .allocate(byteCount: Limits.initialRead, alignment: 16)
+        tailBuffer = .allocate(byteCount: Limits.tailLength, alignment: 16)
+    }
+
+    deinit {
+        buffer.deallocate()
+        tailBuffer.deallocate()
+    }
+
+    /// Detects the format of the file at `path`, following symbolic links. Refuses (without
+    /// opening it) anything that is not a regular file.
+    public func detect(fileAt path: String, hint: String? = nil) throws(FileError) -> Detection {
+        var bytes = Array(path.utf8CString)
+        return try bytes.withUnsafeMutableBufferPointer { (p) throws(FileError) -> Detection in
+            try detect(path: p.baseAddress!, relativeTo: AT_FDCWD, hint: hint)
+        }
+    }
+
+    /// Detects the format of `path` (a NUL-terminated byte string, any encoding) relative to the
+    /// directory `directory` (`AT_FDCWD` for the working directory).
+    ///
+    /// - Parameter followSymlinks: when false, a symbolic link is refused rather than followed.
+    public func detect(path: UnsafePointer<CChar>, relativeTo directory: Int32, hint: String? = nil,
+                       followSymlinks: Bool = true) throws(FileError) -> Detection {
+        // Look before opening: FIFOs, sockets and devices are never opened.
+        var st = stat()
+        if fstatat(directory, path, &st, followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW) != 0 { throw FileError(errno: errno) }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            if st.st_mode & S_IFMT == S_IFDIR { throw FileError(kind: .isDirectory, code: EISDIR) }
+            throw FileError(kind: .notRegularFile(FileError.fileKind(st.st_mode)))
+        }
+        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (followSymlinks ? 0 : O_NOFOLLOW)
+        let fd = openat(directory, path, flags)
+        if fd < 0 { throw FileError(errno: errno) }
+        defer { close(fd) }
+        return try detect(fileDescriptor: fd, hint: hint)
+    }
+
+    /// Detects the format of an open file descriptor (reads with `pread`, so the file offset is
+    /// left alone). The descriptor must be a regular file.
+    public func detect(fileDescriptor fd: Int32, hint: String? = nil) throws(FileError) -> Detection {
+        var st = stat()
+        if fstat(fd, &st) != 0 { throw FileError(errno: errno) }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            throw FileError(kind: .notRegularFile(FileError.fileKind(st.st_mode)))
+        }
+        let size = Int(st.st_size)
+        var have = try read(fd, count: min(size, Limits.initialRead))
+        var limit = min(size, Limits.maxPrefix)
+        // A file that shrank under us is as long as what we could read.
+        var total = have < min(size, Limits.initialRead) ? have : size
+        if total < size { limit = total }
+        var tail: ByteView?
+        for _ in 0..<8 {
+            let input = Input(view: ByteView(base: UnsafeRawBufferPointer(rebasing: buffer[..<have])),
+                              totalLength: total, limit: limit, tail: tail)
+            switch Detector.run(input) {
+            case .done(let hit, let truncated):
+                return ImageSniffer.finish(hit, truncated: truncated, input: input, hint: hint)
+            case .needPrefix(let n):
+                let want = min(max(n, have * 2), limit)
+                guard want > have else { limit = have; continue }
+                let got = try read(fd, count: want)
+                if got < want { total = got; limit = got }  // shrank while we read
+                have = got
+            case .needTail:
+                let n = min(Limits.tailLength, total)
+                let got = pread(fd, tailBuffer.baseAddress, n, off_t(total - n))
+                if got != n { total = have; limit = have; continue }
+                tail = ByteView(base: UnsafeRawBufferPointer(rebasing: tailBuffer[..<n]))
+            }
+        }
+        return Detection(type: .data, confidence: .unknown)
+    }
+
+    /// Reads the first `count` bytes into the buffer (growing it), retrying on EINTR and short reads.
+    private func read(_ fd: Int32, count: Int) throws(FileError) -> Int {
+        if count > buffer.count {
+            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+            buffer.deallocate()
+            buffer = grown
+        }
+        var done = 0
+        while done < count {
+            let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(errno: errno)
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+}
+
+extension ImageSniffer {
+    /// Detects the format of the file at `path` from a bounded prefix (4 KiB, more only when a
+    /// format needs it, never more than `Limits.maxPrefix`). Follows symbolic links; never opens
+    /// FIFOs, sockets or devices.
+    public static func detect(fileAt path: String, hint: String? = nil) throws(FileError) -> Detection {
+        try FileSniffer().detect(fileAt: path, hint: hint)
+    }
+}
