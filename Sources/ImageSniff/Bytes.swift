@@ -83,6 +83,22 @@ struct ByteView {
         return true
     }
 
+    /// Whether the `length` bytes at `offset` are the big-endian bytes of `value` (for
+    /// signatures with bytes above 0x7F, which a `StaticString` would store as UTF-8).
+    @inline(__always) func equals(_ value: UInt64, length: Int, at offset: Int = 0) -> Bool {
+        guard has(offset, length) else { return false }
+        return prefixMatches(value, length: length, at: offset)
+    }
+
+    /// Whether the bytes that exist of the `length` at `offset` match the big-endian `value`.
+    @inline(__always) func prefixMatches(_ value: UInt64, length: Int, at offset: Int = 0) -> Bool {
+        guard offset >= 0 else { return false }
+        let n = min(length, base.count - offset)
+        guard n >= 0 else { return false }
+        for i in 0..<n where base[offset + i] != UInt8(truncatingIfNeeded: value >> UInt64(8 * (length - 1 - i))) { return false }
+        return true
+    }
+
     /// The first offset in `range` (clamped to the bytes) where `s` stands.
     func find(_ s: StaticString, in range: Range<Int>) -> Int? {
         let n = s.utf8CodeUnitCount

@@ -77,7 +77,7 @@ enum Detector {
         }
 
         // 2. Formats whose evidence is elsewhere, then text.
-        for index in 0..<6 {
+        for index in 0..<7 {
             let step: Step
             switch index {
             case 0: step = Misc.dicom(input)
@@ -85,6 +85,7 @@ enum Detector {
             case 2: step = Misc.macPaint(input)
             case 3: step = Misc.pict(input)
             case 4: step = Misc.tga(input)
+            case 5: step = Misc.wbmp(input)
             default: step = Text.classify(input)
             }
             switch resolve(step, input, &truncated) {
@@ -163,11 +164,24 @@ enum Detector {
     }
 
     /// The first check that does not say `.no`; a `need` without fallback is remembered and
-    /// given back only if no later check matches.
+    /// given back only if no later check matches. (Fixed arity rather than variadic, so that
+    /// the hot path allocates no array.)
     @inline(__always)
-    private static func firstOf(_ input: Input, _ checks: (Input) -> Step...) -> Step {
+    private static func firstOf(_ input: Input, _ a: ((Input) -> Step)?, _ b: ((Input) -> Step)?,
+                                _ c: ((Input) -> Step)? = nil, _ d: ((Input) -> Step)? = nil,
+                                _ e: ((Input) -> Step)? = nil, _ f: ((Input) -> Step)? = nil) -> Step {
         var pending: Step = .no
-        for check in checks {
+        for index in 0..<6 {
+            let check: ((Input) -> Step)?
+            switch index {
+            case 0: check = a
+            case 1: check = b
+            case 2: check = c
+            case 3: check = d
+            case 4: check = e
+            default: check = f
+            }
+            guard let check else { break }
             let step = check(input)
             switch step {
             case .no: continue

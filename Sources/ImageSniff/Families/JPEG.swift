@@ -58,11 +58,12 @@ enum JPEG2000 {
         let v = input.view
         guard v.u32be(0) == 12 || v.count < 4 else { return .no }
         if v.count < 12 {
-            let maybe = v.matchesAvailablePrefix("\0\0\0\u{0C}jP  \r\n\u{87}\n") || v.matchesAvailablePrefix("\0\0\0\u{0C}JXL \r\n\u{87}\n")
+            let maybe = v.prefixMatches(0x0000_000C, length: 4)
+                && (v.prefixMatches(0x6A50_2020_0D0A_870A, length: 8, at: 4) || v.prefixMatches(0x4A58_4C20_0D0A_870A, length: 8, at: 4))
             return maybe ? .need(12, fallback: nil) : .no
         }
-        if v.matches("JXL \r\n\u{87}\n", at: 4) { return .hit(Hit(.jpegXL)) }
-        guard v.matches("jP  \r\n\u{87}\n", at: 4) || v.matches("jP\u{1A}\u{1A}\r\n\u{87}\n", at: 4) else { return .no }
+        if v.equals(0x4A58_4C20_0D0A_870A, length: 8, at: 4) { return .hit(Hit(.jpegXL)) }
+        guard v.equals(0x6A50_2020_0D0A_870A, length: 8, at: 4) || v.equals(0x6A50_1A1A_0D0A_870A, length: 8, at: 4) else { return .no }
         guard let type = v.u32be(16), let brand = v.u32be(20) else { return .need(24, fallback: Hit(.jpeg2000)) }
         guard type == fourCC("ftyp") else { return .hit(Hit(.jpeg2000)) }
         if brand == fourCC("mjp2") || brand == fourCC("mj2s") { return .hit(Hit(.mj2)) }

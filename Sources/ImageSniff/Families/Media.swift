@@ -28,10 +28,12 @@ enum Media {
     /// EBML header (`1A 45 DF A3`) with a DocType of `webm` or `matroska`.
     static func ebml(_ input: Input) -> Step {
         let v = input.view
-        guard v.matchesAvailablePrefix("\u{1A}\u{45}\u{DF}\u{A3}") else { return .no }
+        guard v.prefixMatches(0x1A45_DFA3, length: 4) else { return .no }
         guard v.count >= 4 else { return .need(4, fallback: nil) }
         let window = min(v.count, 64)
-        if let at = v.find("\u{42}\u{82}", in: 4..<window), let len = v.u8(at + 2) {
+        var docType: Int?
+        for i in 4..<max(4, window - 1) where v.base[i] == 0x42 && v.base[i + 1] == 0x82 { docType = i; break }
+        if let at = docType, let len = v.u8(at + 2) {
             let n = Int(len & 0x7F)
             if v.matches("webm", at: at + 3) && n == 4 { return .hit(Hit(.webM)) }
             if v.matches("matroska", at: at + 3) { return .hit(Hit(.matroska)) }

@@ -19,7 +19,7 @@ enum Misc {
     }
 
     static func bpg(_ input: Input) -> Step {
-        input.view.matches("BPG\u{FB}") ? .hit(Hit(.bpg)) : .no
+        input.view.equals(0x4250_47FB, length: 4) ? .hit(Hit(.bpg)) : .no
     }
 
     /// ICO (type 1) and CUR (type 2): a count, then 16-byte entries pointing past the directory.
@@ -161,7 +161,7 @@ enum Misc {
     }
 
     static func sun(_ input: Input) -> Step {
-        input.view.matches("\u{59}\u{A6}\u{6A}\u{95}") ? .hit(Hit(.sunRaster)) : .no
+        input.view.equals(0x59A6_6A95, length: 4) ? .hit(Hit(.sunRaster)) : .no
     }
 
     static func farbfeld(_ input: Input) -> Step {
@@ -226,6 +226,7 @@ enum Misc {
         guard let version = v.u32be(0), version == 0 || version == 2 || version == 3 else { return .no }
         guard v.count >= 512 + 72 else { return input.hasMore ? .need(1024, fallback: nil) : .no }
         guard v.all(308..<512, equal: 0) else { return .no }
+        guard !v.all(4..<308, equal: 0) else { return .no }  // the 38 fill patterns are never all blank
         // Decode a few rows: every row must end exactly on 72 bytes.
         var o = 512
         for _ in 0..<4 {
@@ -254,7 +255,7 @@ enum Misc {
                 if base == 0 { return input.hasMore ? .need(528, fallback: nil) : .no }
                 break
             }
-            if v.matches("\0\u{11}\u{02}\u{FF}\u{0C}\0", at: base + 10), pictFrameIsSane(v, base) {
+            if v.equals(0x0011_02FF_0C00, length: 6, at: base + 10), pictFrameIsSane(v, base) {
                 return .hit(Hit(.pict, .likely))
             }
         }
@@ -328,6 +329,13 @@ enum Misc {
         return input.totalLength == expected
     }
 
+    /// WBMP has no magic: only an exact size match (and a hint) names it.
+    static func wbmp(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(0) == 0, v.u8(1) == 0, input.isWhole || v.count >= 16 else { return .no }
+        return wbmpIsPlausible(v, totalLength: input.totalLength) ? .hit(Hit(.wbmp, .likely)) : .no
+    }
+
     /// WBMP type 0: `00`, fixed header `00`, then width and height as multi-byte integers, and
     /// exactly one bit per pixel (rows padded to bytes) after them.
     static func wbmpIsPlausible(_ v: ByteView, totalLength: Int) -> Bool {
@@ -343,7 +351,7 @@ enum Misc {
             }
             return nil
         }
-        guard let width = multiByte(), let height = multiByte(), width > 0, height > 0 else { return false }
+        guard let width = multiByte(), let height = multiByte(), width > 0, height > 0, width <= 65535, height <= 65535 else { return false }
         return o + (width + 7) / 8 * height == totalLength
     }
 }
@@ -358,9 +366,10 @@ enum Textures {
 
     static func ktx(_ input: Input) -> Step {
         let v = input.view
-        if v.matches("\u{AB}KTX 11\u{BB}\r\n\u{1A}\n") { return .hit(Hit(.ktx)) }
-        if v.matches("\u{AB}KTX 20\u{BB}\r\n\u{1A}\n") { return .hit(Hit(.ktx2)) }
-        return v.count < 12 && v.matchesAvailablePrefix("\u{AB}KTX ") ? .need(12, fallback: nil) : .no
+        let tail = v.equals(0x0D0A_1A0A, length: 4, at: 8)
+        if v.equals(0xAB4B_5458_2031_31BB, length: 8), tail { return .hit(Hit(.ktx)) }
+        if v.equals(0xAB4B_5458_2032_30BB, length: 8), tail { return .hit(Hit(.ktx2)) }
+        return v.count < 12 && v.prefixMatches(0xAB4B_5458_20, length: 5) ? .need(12, fallback: nil) : .no
     }
 
     /// ASTC: magic, then block dimensions (2D 4–12, 3D 3–6).

@@ -7,11 +7,11 @@ enum PNG {
         let v = input.view
         let type: ImageType
         let firstChunk: UInt32
-        if v.matchesAvailablePrefix("\u{89}PNG\r\n\u{1A}\n") {
+        if v.prefixMatches(0x8950_4E47_0D0A_1A0A, length: 8) {
             type = .png; firstChunk = fourCC("IHDR")
-        } else if v.matchesAvailablePrefix("\u{8A}MNG\r\n\u{1A}\n") {
+        } else if v.prefixMatches(0x8A4D_4E47_0D0A_1A0A, length: 8) {
             type = .mng; firstChunk = fourCC("MHDR")
-        } else if v.matchesAvailablePrefix("\u{8B}JNG\r\n\u{1A}\n") {
+        } else if v.prefixMatches(0x8B4A_4E47_0D0A_1A0A, length: 8) {
             type = .jng; firstChunk = fourCC("JHDR")
         } else {
             return .no
@@ -22,6 +22,11 @@ enum PNG {
         if type == .png, v.u32be(12) == fourCC("CgBI") { offset = 8 + 12 + 4 }
         guard let chunk = v.u32be(offset + 4) else { return .need(offset + 8, fallback: Hit(type)) }
         guard chunk == firstChunk else { return .no }
+        if type == .mng {
+            // MHDR: width, height, ticks per second, layer count, then the nominal frame count.
+            guard let frames = v.u32be(offset + 8 + 16) else { return .need(offset + 8 + 20, fallback: Hit(.mng)) }
+            return .hit(Hit(.mng, animated: frames > 1))
+        }
         guard type == .png else { return .hit(Hit(type)) }
 
         // Walk chunks to the first IDAT looking for acTL.

@@ -19,7 +19,7 @@ enum TIFF {
             if v.matches("II\u{1A}\0\0\0HEAPCCDR") || v.matches("II\u{1A}\0\0\0HEAPJPGM") { return .hit(Hit(.crw)) }
             if v.matches("IIRO") || v.matches("IIRS") { return .hit(Hit(.orf)) }
             if v.matches("IIU\0") { return panasonic(input) }
-            if v.matches("II\u{BC}\u{01}") || v.matches("II\u{BC}\0") {
+            if v.equals(0x4949_BC01, length: 4) || v.equals(0x4949_BC00, length: 4) {
                 guard let ifd = v.u32le(4) else { return .need(8, fallback: nil) }
                 return ifd >= 8 && ifd & 1 == 0 ? .hit(Hit(.jpegXR)) : .no
             }

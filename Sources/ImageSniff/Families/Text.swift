@@ -32,7 +32,7 @@ enum Text {
     /// DOS EPS binary header: `C5 D0 D3 C6`, then offsets to the PostScript section.
     static func dosEPS(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("\u{C5}\u{D0}\u{D3}\u{C6}") else { return .no }
+        guard v.equals(0xC5D0_D3C6, length: 4) else { return .no }
         guard let psStart = v.u32le(4), let psLength = v.u32le(8) else { return .need(12, fallback: nil) }
         return psStart >= 30 && psLength > 0 ? .hit(Hit(.eps)) : .no
     }
@@ -64,20 +64,49 @@ enum Text {
     // MARK: Generic text
 
     /// Whether the bytes look like text: no NUL and no control characters other than the
-    /// usual white space, form feed, backspace and escape. UTF-8 and Latin-1 both pass.
+    /// usual white space, form feed, backspace and escape; valid UTF-8, or else Latin-1 without
+    /// the C1 controls (0x80–0x9F).
     static func isText(_ v: ByteView, upTo limit: Int) -> Bool {
         let n = min(v.count, limit)
-        for i in 0..<n {
+        var utf8 = true
+        var latin1 = true
+        var high = 0
+        var i = 0
+        while i < n {
             let b = v.base[i]
-            if b < 0x20 {
-                switch b {
-                case 0x09, 0x0A, 0x0C, 0x0D, 0x08, 0x1B: continue
-                default: return false
+            if b < 0x80 {
+                if b < 0x20 {
+                    switch b {
+                    case 0x09, 0x0A, 0x0C, 0x0D, 0x08, 0x1B: break
+                    default: return false
+                    }
+                } else if b == 0x7F {
+                    return false
+                }
+                i += 1
+                continue
+            }
+            if b < 0xA0 { latin1 = false }
+            high += 1
+            if utf8 {
+                let length = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0
+                if length == 0 {
+                    utf8 = false
+                } else {
+                    var k = 1
+                    while k < length && i + k < n {
+                        if v.base[i + k] & 0xC0 != 0x80 { utf8 = false; break }
+                        k += 1
+                    }
+                    if utf8 && i + k >= n && k < length && n < v.count { utf8 = false }  // cut mid-character inside the window
+                    if utf8 { i += length; continue }
                 }
             }
-            if b == 0x7F { return false }
+            if !utf8 && !latin1 { return false }
+            i += 1
         }
-        return true
+        // Latin-1 text is mostly ASCII: a few bytes of mostly high values are binary.
+        return utf8 || (latin1 && high * 4 <= n)
     }
 
     /// Classifies text: SVG, HTML and XML by their first element, JSON by its shape, XBM/XPM by
@@ -86,8 +115,8 @@ enum Text {
         let v = input.view
         var start = 0
         var utf16 = false
-        if v.matches("\u{EF}\u{BB}\u{BF}") { start = 3 }
-        if v.matches("\u{FF}\u{FE}") || v.matches("\u{FE}\u{FF}") { utf16 = true }
+        if v.equals(0xEFBB_BF, length: 3) { start = 3 }
+        if v.equals(0xFFFE, length: 2) || v.equals(0xFEFF, length: 2) { utf16 = true }
         if utf16 { return .hit(Hit(.plainText, .likely)) }
         guard isText(v, upTo: 4096) else { return .no }
         while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }

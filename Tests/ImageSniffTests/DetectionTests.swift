@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+@testable import ImageSniff
+
+/// A minimal baseline JPEG: SOI, APP0 JFIF, SOF0, SOS.
+let minimalJPEG: [UInt8] = {
+    var b = ByteBuilder()
+    b.bytes += [0xFF, 0xD8, 0xFF, 0xE0]; b.u16be(16); b.ascii("JFIF\0"); b.bytes += [1, 1, 0, 0, 1, 0, 1, 0, 0]
+    b.bytes += [0xFF, 0xC0]; b.u16be(11); b.bytes += [8, 0, 1, 0, 1, 1, 1, 0x11, 0]
+    b.bytes += [0xFF, 0xDA]; b.u16be(8); b.bytes += [1, 1, 0, 0, 0x3F, 0]
+    b.bytes += [0x00, 0x00, 0xFF, 0xD9]
+    return b.bytes
+}()
+
+let minimalPNG: [UInt8] = {
+    var b = ByteBuilder()
+    b.bytes += [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    b.u32be(13); b.ascii("IHDR"); b.u32be(1); b.u32be(1); b.bytes += [8, 2, 0, 0, 0]; b.u32be(0)
+    b.u32be(0); b.ascii("IDAT"); b.u32be(0)
+    b.u32be(0); b.ascii("IEND"); b.u32be(0)
+    return b.bytes
+}()
+
+@Suite("Detection of hand-built structures")
+struct DetectionTests {
+    @Test func jpegAndItsRelatives() {
+        #expect(sniff(minimalJPEG).type == .jpeg)
+        #expect(sniff(minimalJPEG).confidence == .conclusive)
+        // MPO: an APP2 MPF segment with a TIFF header before SOF.
+        var mpo = Array(minimalJPEG[0..<20])
+        mpo += [0xFF, 0xE2, 0x00, 0x10] + bytes("MPF\0") + bytes("II*\0") + [8, 0, 0, 0]
+        mpo += Array(minimalJPEG[20...])
+        #expect(sniff(mpo).type == .mpo)
+        // JPEG-LS: SOF55 right after SOI.
+        let ls: [UInt8] = [0xFF, 0xD8, 0xFF, 0xF7, 0x00, 0x0B, 8, 0, 1, 0, 1, 1, 1, 0x11, 0, 0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0, 0]
+        #expect(sniff(ls).type == .jpegLS)
+    }
+
+    @Test func apngIsPNGAndAnimated() {
+        var apng = Array(minimalPNG[0..<33])
+        apng += [0, 0, 0, 8] + bytes("acTL") + [0, 0, 0, 2, 0, 0, 0, 0] + [0, 0, 0, 0]
+        apng += Array(minimalPNG[33...])
+        let d = sniff(apng)
+        #expect(d.type == .png && d.isAnimated)
+        #expect(!sniff(minimalPNG).isAnimated)
+    }
+
+    /// Text that only looks like magic is text (FORMATS.md; issue 3).
+    @Test(arguments: ["GIF8 is the start of a GIF file.\n", "GIF89a is a version of GIF, see below.\n",
+                      "P1 means priority one\n", "P6 is the binary pixmap\n", "8BPS notes for the meeting\n",
+                      "%!PS in a sentence is not PostScript\n", "BM is a text\n",
+                      "the ftyp box comes first in an MP4 file\n", "FORM is a word\n", "II* not a tiff\n",
+                      "MM* no\n", "RIFF is a container\n", "SIMPLE  = not really a FITS card\n"])
+    func textThatLooksLikeMagic(text: String) {
+        let d = sniff(bytes(text))
+        #expect(d.type == .plainText, "\(text.debugDescription) -> \(d)")
+        #expect(!d.type.isImage)
+    }
+
+    @Test func markupAndData() {
+        #expect(sniff(bytes("<?xml version=\"1.0\"?>\n<!-- c -->\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>")).type == .svg)
+        #expect(sniff(bytes("<svg width=\"1\" height=\"1\"></svg>")).type == .svg)
+        #expect(sniff(bytes("<!DOCTYPE html><html><body>x</body></html>")).type == .html)
+        #expect(sniff(bytes("<?xml version=\"1.0\"?><root><a/></root>")).type == .xml)
+        #expect(sniff(bytes("{\"a\": [1, 2]}\n")).type == .json)
+        #expect(sniff(bytes("[1, 2, 3]")).type == .json)
+        #expect(sniff(bytes("#define x_width 8\n#define x_height 8\nstatic char x_bits[] = {0};\n")).type == .xbm)
+        #expect(sniff([]).type == .data)
+        #expect(sniff([0, 1, 2, 3, 4, 5, 6, 7, 200, 201, 3, 9]).type == .data)
+    }
+
+    @Test func netpbmHeadersParse() {
+        #expect(sniff(bytes("P1\n# c\n2 2\n0 1\n1 0\n")).type == .pbm)
+        #expect(sniff(bytes("P5 2 2 255\n") + [0, 1, 2, 3]).type == .pgm)
+        #expect(sniff(bytes("P6\n2 2\n255\n") + [UInt8](repeating: 7, count: 12)).type == .ppm)
+        #expect(sniff(bytes("P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nMAXVAL 255\nTUPLTYPE GRAYSCALE\nENDHDR\n") + [0]).type == .pam)
+        #expect(sniff(bytes("PF\n1 1\n-1.0\n") + [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).type == .pfm)
+        #expect(sniff(bytes("Ph\n1 1\n-1.0\n") + [0, 0]).type == .phm)
+    }
+
+    @Test func isoBMFFBrandsMajorAndCompatible() {
+        func ftyp(_ major: String, _ compatible: [String]) -> [UInt8] {
+            var b = ByteBuilder()
+            b.u32be(UInt32(16 + 4 * compatible.count)); b.ascii("ftyp"); b.ascii(major); b.u32be(0)
+            for c in compatible { b.ascii(c) }
+            b.u32be(8); b.ascii("free")
+            return b.bytes
+        }
+        #expect(sniff(ftyp("heic", ["mif1", "heic"])).type == .heic)
+        #expect(sniff(ftyp("mif1", ["mif1", "avif", "miaf"])).type == .avif, "a mif1 AVIF is AVIF, not HEIF")
+        #expect(sniff(ftyp("mif1", ["mif1", "heic"])).type == .heic)
+        #expect(sniff(ftyp("avis", ["avif", "msf1"])).isAnimated)
+        #expect(sniff(ftyp("msf1", ["msf1", "hevc"])).type == .heics)
+        #expect(sniff(ftyp("avci", ["mif1"])).type == .avci)
+        #expect(sniff(ftyp("avcs", ["msf1"])).type == .avcs)
+        #expect(sniff(ftyp("isom", ["isom", "mp41", "mif1"])).type == .mpeg4, "video stays video")
+        #expect(sniff(ftyp("qt  ", ["qt  "])).type == .quickTime)
+        #expect(sniff(ftyp("M4A ", ["M4A ", "isom"])).type == .mpeg4Audio)
+        #expect(sniff(ftyp("3gp5", ["3gp5"])).type == .threeGPP)
+        let bareHEIF = sniff(ftyp("mif1", ["mif1"]))
+        #expect(bareHEIF.type == .heif && bareHEIF.confidence == .family)
+        #expect(sniff(ftyp("mif1", ["mif1"]), hint: "heic").type == .heic)
+        #expect(sniff(ftyp("mif1", ["mif1"]), hint: "heic").confidence == .hinted)
+    }
+
+    /// FORMATS.md section 2.
+    @Test func hintRules() {
+        // Rule 1: conclusive content wins, the mislabelled JPEG is a JPEG.
+        #expect(sniff(minimalJPEG, hint: "public.tiff").type == .jpeg)
+        #expect(sniff(minimalJPEG, hint: "aMislabeledJPEGImage.tiff".split(separator: ".").last.map(String.init)).type == .jpeg)
+        #expect(sniff(minimalPNG, hint: "public.jpeg").type == .png)
+        // Rule 2: a family answer takes a hint naming a member.
+        let nikonTIFF = makeTIFF(entries: [(0x010F, 2, .ascii("NIKON CORPORATION")), (0x0100, 3, .short(1)), (0x0101, 3, .short(1))])
+        let family = sniff(nikonTIFF)
+        #expect(family.type == .tiff && family.confidence == .family)
+        let hinted = sniff(nikonTIFF, hint: "nef")
+        #expect(hinted.type == .nef && hinted.confidence == .hinted)
+        #expect(sniff(nikonTIFF, hint: "public.jpeg").type == .tiff, "a hint outside the family is ignored")
+        // Rule 4: hints that name nothing are ignored.
+        #expect(sniff(nikonTIFF, hint: "no-such-thing").type == .tiff)
+    }
+
+    @Test func tgaWithoutFooterNeedsTheHint() {
+        var b = ByteBuilder()
+        b.bytes += [0, 0, 10, 0, 0, 0, 0, 0]; b.u16le(0); b.u16le(0); b.u16le(2); b.u16le(2); b.bytes += [24, 0]
+        b.bytes += [0x83, 1, 2, 3]  // one RLE packet: four pixels
+        #expect(sniff(b.bytes).type == .data)
+        let hinted = sniff(b.bytes, hint: "tga")
+        #expect(hinted.type == .tga && hinted.confidence == .hinted)
+        // With a TGA 2.0 footer the bytes decide.
+        var footer = b.bytes
+        footer += [0, 0, 0, 0, 0, 0, 0, 0] + bytes("TRUEVISION-XFILE.\0")
+        #expect(sniff(footer).type == .tga && sniff(footer).confidence == .conclusive)
+    }
+
+    @Test func prefixCallersAreToldWhatIsMissing() {
+        let d = ImageSniffer.detect(prefix: Array(minimalJPEG[0..<8]), totalLength: 100_000)
+        guard case .needsMoreData(let n) = d.completeness else {
+            Issue.record("expected needsMoreData, got \(d)")
+            return
+        }
+        #expect(n > 8)
+        let cut = sniff(Array(minimalPNG[0..<10]))
+        #expect(cut.type == .png && cut.completeness == .truncated)
+        #expect(sniff([0x89, 0x50]).type == .data)
+    }
+}
+
+@Suite("Camera RAW headers built from the published structures")
+struct RawStructureTests {
+    @Test func dngVersionWinsOverMake() {
+        let dng = makeTIFF(entries: [(0x010F, 2, .ascii("NIKON CORPORATION")), (0xC612, 1, .undefined(4)), (0x0103, 3, .short(34713))])
+        #expect(sniff(dng).type == .dng)
+    }
+
+    @Test func vendorCompressionDecides() {
+        #expect(sniff(makeTIFF(entries: [(0x010F, 2, .ascii("NIKON CORPORATION")), (0x0103, 3, .short(34713))])).type == .nef)
+        #expect(sniff(makeTIFF(entries: [(0x010F, 2, .ascii("NIKON")), (0x0103, 3, .short(6)), (0x0106, 3, .short(32803))])).type == .nrw)
+        #expect(sniff(makeTIFF(entries: [(0x010F, 2, .ascii("SONY")), (0x7000, 3, .short(0))])).type == .arw)
+        #expect(sniff(makeTIFF(entries: [(0x010F, 2, .ascii("SONY")), (0x0110, 2, .ascii("DSC-R1")), (0xC634, 1, .undefined(4))])).type == .sr2)
+        #expect(sniff(makeTIFF(entries: [(0x010F, 2, .ascii("PENTAX Corporation")), (0x0103, 3, .short(65535))])).type == .pef)
+        #expect(sniff(makeTIFF(entries: [(0x010F, 2, .ascii("SAMSUNG")), (0x0103, 3, .short(32770))])).type == .srw)
+        #expect(sniff(makeTIFF(entries: [(0x010F, 2, .ascii("Kodak")), (0x0103, 3, .short(65000))])).type == .kodakRaw)
+        #expect(sniff(makeTIFF(entries: [(0x010F, 2, .ascii("Leaf")), (0x8606, 1, .undefined(4))])).type == .mos)
+    }
+
+    @Test func aCameraMakersPlainTIFFStaysTIFF() {
+        let scan = makeTIFF(entries: [(0x010F, 2, .ascii("NIKON")), (0x0103, 3, .short(5)), (0x0106, 3, .short(2))])
+        let d = sniff(scan)
+        #expect(d.type == .tiff)
+        let plain = makeTIFF(entries: [(0x0103, 3, .short(1)), (0x0106, 3, .short(2))])
+        #expect(sniff(plain).type == .tiff && sniff(plain).confidence == .conclusive)
+    }
+
+    @Test func rawWithTheirOwnMagic() {
+        var cr2 = ByteBuilder(); cr2.ascii("II"); cr2.u16le(42); cr2.u32le(16); cr2.ascii("CR"); cr2.bytes += [2, 0]; cr2.zeros(40)
+        #expect(sniff(cr2.bytes).type == .cr2)
+        #expect(sniff(bytes("II\u{1A}\0\0\0HEAPCCDR") + [UInt8](repeating: 0, count: 20)).type == .crw)
+        #expect(sniff(bytes("IIRO") + [8, 0, 0, 0, 0, 0]).type == .orf)
+        #expect(sniff(bytes("MMOR") + [0, 0, 0, 8, 0, 0]).type == .orf)
+        #expect(sniff(bytes("FUJIFILMCCD-RAW 0201FF383501")).type == .raf)
+        #expect(sniff(bytes("FOVb") + [0, 0, 3, 0] + [UInt8](repeating: 0, count: 20)).type == .x3f)
+        #expect(sniff([0] + bytes("MRM") + [0, 0, 0, 8]).type == .mrw)
+        #expect(sniff(bytes("rawzor") + [0, 1, 2]).type == .rwz)
+        var rw2 = ByteBuilder(); rw2.ascii("IIU\0"); rw2.u32le(24); rw2.bytes += [0x88, 0xE7, 0x74, 0xD8]; rw2.zeros(12)
+        rw2.u16le(1); rw2.u16le(0x010F); rw2.u16le(2); rw2.u32le(6); rw2.u32le(42); rw2.u32le(0); rw2.ascii("LEICA\0")
+        #expect(sniff(rw2.bytes).type == .rwl)
+    }
+
+    @Test func cr3AndCRMByTheirCompressorVersion() {
+        func canon(_ version: String) -> [UInt8] {
+            var b = ByteBuilder()
+            b.u32be(24); b.ascii("ftypcrx "); b.u32be(1); b.ascii("crx isom")
+            b.u32be(8 + 8 + 16 + 8 + 30); b.ascii("moov")
+            b.u32be(8 + 16 + 8 + 30); b.ascii("uuid"); b.bytes += [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
+            b.u32be(8 + 30); b.ascii("CNCV"); b.ascii(version)
+            return b.bytes
+        }
+        #expect(sniff(canon("CanonCR3_001/01.09.00/00.00.00")).type == .cr3)
+        #expect(sniff(canon("CanonCRM0001/02.09.00/00.00.00")).type == .crm)
+        #expect(!sniff(canon("CanonCRM0001/02.09.00/00.00.00")).type.isImage)
+    }
+}

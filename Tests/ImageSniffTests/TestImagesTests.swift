@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import ImageSniff
+
+@Suite("TestImages against their manifest")
+struct TestImagesTests {
+    @Test func manifestIsLargeAndVaried() throws {
+        let entries = try loadManifest()
+        #expect(entries.count >= 150)
+        #expect(Set(entries.map(\.identifier)).count >= 90)
+    }
+
+    /// Every file, read through the file path API, gives its manifest identifier and animation flag.
+    @Test(arguments: manifestEntries)
+    func fileMatchesManifest(_ entry: ManifestEntry) throws {
+        let d = try ImageSniffer.detect(fileAt: entry.url.path)
+        #expect(d.type.identifier == entry.identifier, "\(entry.file): got \(d)")
+        #expect(d.isAnimated == entry.animated, "\(entry.file): animation \(d.isAnimated)")
+        // The in-memory path agrees with the file path.
+        let data = try Data(contentsOf: entry.url)
+        #expect(ImageSniffer.detect(data).type == d.type, "\(entry.file): bytes and file disagree")
+    }
+
+    /// Every concrete catalog type has at least one test image (real where an encoder exists,
+    /// otherwise a minimal file built from the published structure and marked so in the manifest).
+    @Test func everyCatalogTypeHasATestImage() throws {
+        let covered = Set(try loadManifest().map(\.identifier))
+        for type in ImageType.allCases where !type.isAbstract && type != .data {
+            #expect(covered.contains(type.identifier), "no test image for \(type.identifier)")
+        }
+    }
+
+    /// Files in TestImages that the manifest forgot.
+    @Test func everyFileIsInTheManifest() throws {
+        let listed = Set(try loadManifest().map(\.file))
+        let scripts: Set<String> = ["manifest.tsv", "make-test-images.sh", "synthesize.py", "pyencode.py", "README.md",
+                                    "libmagic-disagreements.tsv"]
+        let root = testImagesDirectory.path
+        let walker = FileManager.default.enumerator(atPath: root)
+        while let item = walker?.nextObject() as? String {
+            var isDir: ObjCBool = false
+            FileManager.default.fileExists(atPath: root + "/" + item, isDirectory: &isDir)
+            if isDir.boolValue || scripts.contains(item) || item.hasSuffix(".py") || item.hasSuffix(".sh") { continue }
+            #expect(listed.contains(item), "\(item) is not in manifest.tsv")
+        }
+    }
+}
