@@ -65,7 +65,7 @@ extension ImageType {
         // 1.2 Raster, vector and container image formats
         case .jpeg: return D("public.jpeg", [.image], ext: ["jpg", "jpeg", "jpe", "jfif"], mime: ["image/jpeg"], "JPEG image")
         case .mpo: return D("public.mpo-image", [.jpeg], ext: ["mpo"], mime: ["image/mpo"], "MPO multi-picture image", family: .jpeg)
-        case .jpegLS: return D("org.jpeg.jpeg-ls", [.image], ext: ["jls"], mime: ["image/jls"], "JPEG-LS image")
+        case .jpegLS: return D("org.jpeg.jpeg-ls", [.image], ext: ["jls"], mime: ["image/jls"], "JPEG-LS image", family: .jpeg)
         case .png: return D("public.png", [.image], ext: ["png", "apng"], mime: ["image/png", "image/apng"], "PNG image")
         case .gif: return D("com.compuserve.gif", [.image], ext: ["gif"], mime: ["image/gif"], "GIF image")
         case .tiff: return D("public.tiff", [.image], ext: ["tiff", "tif", "btf"], mime: ["image/tiff"], "TIFF image")

@@ -76,6 +76,9 @@ enum Detector {
         case .none: break
         }
 
+        // A signature began to match and the data ended: a cut file, not text.
+        if truncated { return .done(Hit(.data, .unknown), truncated: true) }
+
         // 2. Formats whose evidence is elsewhere, then text.
         for index in 0..<7 {
             let step: Step
@@ -119,7 +122,12 @@ enum Detector {
     // swiftlint:disable:next cyclomatic_complexity
     private static func magic(_ input: Input) -> Step {
         let v = input.view
-        switch v.base[0] {
+        let first = v.base[0]
+        // One byte that starts a known signature is not enough to say anything.
+        if v.count < 2 && first != 0x0A && first != 0x23 && first != 0x25 && first != 0x2F && first != 0x21 {
+            return firstByteStartsASignature(first) ? .need(2, fallback: nil) : .no
+        }
+        switch first {
         case 0x00: return firstOf(input, ISOBMFF.detect, JPEG2000.box, Misc.icoCur, Misc.mrw, Misc.xwd, ISOBMFF.quickTimeWithoutFtyp)
         case 0x01: return Misc.sgi(input)
         case 0x03: return Textures.pvr(input)
@@ -163,6 +171,16 @@ enum Detector {
         }
     }
 
+    private static func firstByteStartsASignature(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x00, 0x01, 0x03, 0x13, 0x1A, 0x1F, 0x38, 0x41, 0x42, 0x44, 0x46, 0x47, 0x49, 0x4D, 0x50, 0x52,
+             0x53, 0x58, 0x59, 0x66, 0x67, 0x69, 0x71, 0x72, 0x76, 0x80, 0x89, 0x8A, 0x8B, 0xAB, 0xB1, 0xC5, 0xD7, 0xFF:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// The first check that does not say `.no`; a `need` without fallback is remembered and
     /// given back only if no later check matches. (Fixed arity rather than variadic, so that
     /// the hot path allocates no array.)
@@ -192,5 +210,23 @@ enum Detector {
             }
         }
         return pending
+    }
+}
+
+extension ByteView {
+    /// For a check that starts with a fixed signature: nil when the signature stands at
+    /// `offset`, `.no` when the bytes differ, and a request for the rest when the data seen so
+    /// far is a strict prefix of it (so that a cut file is not mistaken for something else).
+    @inline(__always) func signature(_ s: StaticString, at offset: Int = 0) -> Step? {
+        if matches(s, at: offset) { return nil }
+        return matchesAvailablePrefix(s, at: offset) && count < offset + s.utf8CodeUnitCount
+            ? .need(offset + s.utf8CodeUnitCount, fallback: nil) : .no
+    }
+
+    /// `signature(_:at:)` for signatures written as big-endian integers.
+    @inline(__always) func signature(_ value: UInt64, length: Int, at offset: Int = 0) -> Step? {
+        if equals(value, length: length, at: offset) { return nil }
+        return prefixMatches(value, length: length, at: offset) && count < offset + length
+            ? .need(offset + length, fallback: nil) : .no
     }
 }

@@ -72,6 +72,13 @@ public final class FileSniffer {
     private var buffer: UnsafeMutableRawBufferPointer
     private var tailBuffer: UnsafeMutableRawBufferPointer
 
+    /// How many bytes the last detection read from its file (prefix reads and the tail read),
+    /// for callers and tests that watch the cost. Never more than `Limits.maxPrefix` plus a few
+    /// reads of the growing prefix and `Limits.tailLength`.
+    public private(set) var lastBytesRead = 0
+    /// How many `pread` calls the last detection made.
+    public private(set) var lastReadCount = 0
+
     public init() {
         buffer = .allocate(byteCount: Limits.initialRead, alignment: 16)
         tailBuffer = .allocate(byteCount: Limits.tailLength, alignment: 16)
@@ -120,6 +127,8 @@ public final class FileSniffer {
             throw FileError(kind: .notRegularFile(FileError.fileKind(st.st_mode)))
         }
         let size = Int(st.st_size)
+        lastBytesRead = 0
+        lastReadCount = 0
         var have = try read(fd, count: min(size, Limits.initialRead))
         var limit = min(size, Limits.maxPrefix)
         // A file that shrank under us is as long as what we could read.
@@ -135,12 +144,14 @@ public final class FileSniffer {
             case .needPrefix(let n):
                 let want = min(max(n, have * 2), limit)
                 guard want > have else { limit = have; continue }
-                let got = try read(fd, count: want)
+                let got = try read(fd, have: have, count: want)
                 if got < want { total = got; limit = got }  // shrank while we read
                 have = got
             case .needTail:
                 let n = min(Limits.tailLength, total)
                 let got = pread(fd, tailBuffer.baseAddress, n, off_t(total - n))
+                lastReadCount += 1
+                lastBytesRead += max(got, 0)
                 if got != n { total = have; limit = have; continue }
                 tail = ByteView(base: UnsafeRawBufferPointer(rebasing: tailBuffer[..<n]))
             }
@@ -148,21 +159,26 @@ public final class FileSniffer {
         return Detection(type: .data, confidence: .unknown)
     }
 
-    /// Reads the first `count` bytes into the buffer (growing it), retrying on EINTR and short reads.
-    private func read(_ fd: Int32, count: Int) throws(FileError) -> Int {
+    /// Makes the buffer hold the first `count` bytes of the file, given that it holds the first
+    /// `have` already: reads only the missing part (growing the buffer, keeping what it has),
+    /// retrying on EINTR and short reads. Returns how many bytes it holds (less at end of file).
+    private func read(_ fd: Int32, have: Int = 0, count: Int) throws(FileError) -> Int {
         if count > buffer.count {
             let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+            if have > 0 { grown.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: have) }
             buffer.deallocate()
             buffer = grown
         }
-        var done = 0
+        var done = have
         while done < count {
             let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(done))
+            lastReadCount += 1
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileError(errno: errno)
             }
             if n == 0 { break }
+            lastBytesRead += n
             done += n
         }
         return done

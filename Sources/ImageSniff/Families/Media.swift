@@ -5,7 +5,7 @@ enum RIFF {
         let v = input.view
         guard v.matchesAvailablePrefix("RIFF") else { return .no }
         guard v.count >= 16 else { return .need(16, fallback: nil) }
-        guard v.matches("RIFF") else { return .no }
+        if let early = v.signature("RIFF") { return early }
         if v.matches("WEBP", at: 8) {
             guard let chunk = v.u32be(12) else { return .need(16, fallback: nil) }
             switch chunk {

@@ -7,6 +7,10 @@ enum Misc {
     static func bmp(_ input: Input) -> Step {
         let v = input.view
         guard v.u8(1) == UInt8(ascii: "M") else { return .no }
+        // Cut short: a BMP header has zero bytes early on; two letters and then prose is text.
+        if v.count < 18 && (v.count <= 2 || Text.isText(v, upTo: v.count, dataEndsAtView: false)) {
+            return v.count <= 2 ? .need(18, fallback: nil) : .no
+        }
         guard let dib = v.u32le(14), let pixels = v.u32le(10) else { return .need(18, fallback: nil) }
         switch dib {
         case 12, 16, 24, 40, 48, 52, 56, 64, 108, 124: break
@@ -19,7 +23,7 @@ enum Misc {
     }
 
     static func bpg(_ input: Input) -> Step {
-        input.view.equals(0x4250_47FB, length: 4) ? .hit(Hit(.bpg)) : .no
+        input.view.signature(0x4250_47FB, length: 4) ?? .hit(Hit(.bpg))
     }
 
     /// ICO (type 1) and CUR (type 2): a count, then 16-byte entries pointing past the directory.
@@ -41,7 +45,7 @@ enum Misc {
 
     static func icns(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("icns") else { return .no }
+        if let early = v.signature("icns") { return early }
         guard let length = v.u32be(4) else { return .need(8, fallback: nil) }
         guard length >= 8 else { return .no }
         if v.count >= 12 {
@@ -51,7 +55,7 @@ enum Misc {
     }
 
     static func mrw(_ input: Input) -> Step {
-        input.view.matches("\0MRM") ? .hit(Hit(.mrw)) : .no
+        input.view.signature("\0MRM") ?? .hit(Hit(.mrw))
     }
 
     /// X Window Dump: header size, then file version 7, in either byte order.
@@ -99,7 +103,9 @@ enum Misc {
 
     static func radiance(_ input: Input) -> Step {
         let v = input.view
-        return v.matches("#?RADIANCE") || v.matches("#?RGBE") ? .hit(Hit(.radianceHDR)) : .no
+        if v.matches("#?RADIANCE") || v.matches("#?RGBE") { return .hit(Hit(.radianceHDR)) }
+        let partial = (v.matchesAvailablePrefix("#?RADIANCE") && v.count < 10) || (v.matchesAvailablePrefix("#?RGBE") && v.count < 6)
+        return partial ? .need(10, fallback: nil) : .no
     }
 
     /// `8BPS`, version 1 (PSD) or 2 (PSB), six reserved zero bytes, 1–56 channels.
@@ -118,7 +124,7 @@ enum Misc {
 
     static func djvu(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("AT&TFORM") else { return .no }
+        if let early = v.signature("AT&TFORM") { return early }
         guard v.has(12, 4) else { return .need(16, fallback: nil) }
         return v.matches("DJVU", at: 12) || v.matches("DJVM", at: 12) || v.matches("DJVI", at: 12) || v.matches("THUM", at: 12)
             ? .hit(Hit(.djvu)) : .no
@@ -128,7 +134,7 @@ enum Misc {
     /// bytes per channel `0`–`2`.
     static func flif(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("FLIF") else { return .no }
+        if let early = v.signature("FLIF") { return early }
         guard let format = v.u8(4), let bpc = v.u8(5) else { return .need(6, fallback: nil) }
         guard bpc >= 0x30 && bpc <= 0x32 else { return .no }
         switch format {
@@ -146,7 +152,7 @@ enum Misc {
     /// FITS: the first 80-character card is `SIMPLE  =` with the logical value `T` in column 30.
     static func fits(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("SIMPLE  =") else { return .no }
+        if let early = v.signature("SIMPLE  =") { return early }
         guard let value = v.u8(29) else { return .need(80, fallback: nil) }
         return value == UInt8(ascii: "T") ? .hit(Hit(.fits)) : .no
     }
@@ -154,43 +160,45 @@ enum Misc {
     /// DPX: `SDPX` (big-endian) or `XPDS` (little-endian), version `V1.0`/`V2.0` at 8.
     static func dpx(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("SDPX") || v.matches("XPDS") else { return .no }
+        guard v.matches("SDPX") || v.matches("XPDS") else {
+            return v.count < 4 && (v.matchesAvailablePrefix("SDPX") || v.matchesAvailablePrefix("XPDS")) ? .need(4, fallback: nil) : .no
+        }
         guard v.has(8, 2) else { return .need(12, fallback: nil) }
         let vee = v.base[8]
         return (vee == UInt8(ascii: "V") || vee == UInt8(ascii: "v")) && ByteView.isDigit(v.base[9]) ? .hit(Hit(.dpx)) : .no
     }
 
     static func sun(_ input: Input) -> Step {
-        input.view.equals(0x59A6_6A95, length: 4) ? .hit(Hit(.sunRaster)) : .no
+        input.view.signature(0x59A6_6A95, length: 4) ?? .hit(Hit(.sunRaster))
     }
 
     static func farbfeld(_ input: Input) -> Step {
-        input.view.matches("farbfeld") ? .hit(Hit(.farbfeld)) : .no
+        input.view.signature("farbfeld") ?? .hit(Hit(.farbfeld))
     }
 
     /// `gimp xcf ` then `file` or `v` and three digits, then NUL.
     static func xcf(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("gimp xcf ") else { return .no }
+        if let early = v.signature("gimp xcf ") { return early }
         guard v.has(9, 5) else { return .need(14, fallback: nil) }
         if v.matches("file\0", at: 9) { return .hit(Hit(.xcf)) }
         return v.base[9] == UInt8(ascii: "v") && v.base[13] == 0 ? .hit(Hit(.xcf)) : .no
     }
 
     static func miff(_ input: Input) -> Step {
-        input.view.matches("id=ImageMagick") ? .hit(Hit(.miff)) : .no
+        input.view.signature("id=ImageMagick") ?? .hit(Hit(.miff))
     }
 
     /// `qoif`, width and height, 3 or 4 channels, colour space 0 or 1.
     static func qoi(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("qoif") else { return .no }
+        if let early = v.signature("qoif") { return early }
         guard let channels = v.u8(12), let space = v.u8(13) else { return .need(14, fallback: nil) }
         return (channels == 3 || channels == 4) && space <= 1 ? .hit(Hit(.qoi)) : .no
     }
 
     static func exr(_ input: Input) -> Step {
-        input.view.matches("\u{76}\u{2F}\u{31}\u{01}") ? .hit(Hit(.openEXR)) : .no
+        input.view.signature("\u{76}\u{2F}\u{31}\u{01}") ?? .hit(Hit(.openEXR))
     }
 
     /// Cineon: `80 2A 5F D7` big-endian, or the little-endian reverse.
@@ -359,7 +367,7 @@ enum Misc {
 enum Textures {
     static func dds(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("DDS ") else { return .no }
+        if let early = v.signature("DDS ") { return early }
         guard let size = v.u32le(4) else { return .need(8, fallback: nil) }
         return size == 124 ? .hit(Hit(.dds)) : .no
     }
@@ -383,7 +391,9 @@ enum Textures {
     /// PVR version 3 (`PVR\x03`, or the byte-swapped `\x03RVP`).
     static func pvr(_ input: Input) -> Step {
         let v = input.view
-        return v.matches("PVR\u{03}") || v.matches("\u{03}RVP") ? .hit(Hit(.pvr)) : .no
+        if v.matches("PVR\u{03}") || v.matches("\u{03}RVP") { return .hit(Hit(.pvr)) }
+        let partial = v.count < 4 && (v.matchesAvailablePrefix("PVR\u{03}") || v.matchesAvailablePrefix("\u{03}RVP"))
+        return partial ? .need(4, fallback: nil) : .no
     }
 
     /// Legacy PVR version 2: header size 52 at 0 and `PVR!` at 44.

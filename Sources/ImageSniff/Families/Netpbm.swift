@@ -4,7 +4,7 @@
 enum Netpbm {
     static func detect(_ input: Input) -> Step {
         let v = input.view
-        guard let kind = v.u8(1) else { return input.hasMore ? .need(2, fallback: nil) : .no }
+        guard let kind = v.u8(1) else { return .need(2, fallback: nil) }
         let type: ImageType
         let numbers: Int
         switch kind {

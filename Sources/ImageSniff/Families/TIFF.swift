@@ -269,18 +269,18 @@ struct RawWalk {
 /// RAW formats with magic of their own.
 enum RAW {
     static func raf(_ input: Input) -> Step {
-        input.view.matches("FUJIFILMCCD-RAW") ? .hit(Hit(.raf)) : .no
+        input.view.signature("FUJIFILMCCD-RAW") ?? .hit(Hit(.raf))
     }
 
     static func x3f(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("FOVb") else { return .no }
+        if let early = v.signature("FOVb") { return early }
         // Version (LE u32, 2.x/3.x/4.x) follows.
         guard let version = v.u32le(4) else { return .need(8, fallback: Hit(.x3f)) }
         return version >> 16 >= 1 && version >> 16 <= 5 ? .hit(Hit(.x3f)) : .no
     }
 
     static func rwz(_ input: Input) -> Step {
-        input.view.matches("rawzor") ? .hit(Hit(.rwz)) : .no
+        input.view.signature("rawzor") ?? .hit(Hit(.rwz))
     }
 }

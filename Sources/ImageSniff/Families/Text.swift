@@ -6,7 +6,7 @@ enum Text {
     /// `%PDF-` and a version number `d.d`.
     static func pdf(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("%PDF-") else { return .no }
+        if let early = v.signature("%PDF-") { return early }
         guard let major = v.u8(5), let dot = v.u8(6) else { return .need(8, fallback: nil) }
         return ByteView.isDigit(major) && dot == UInt8(ascii: ".") ? .hit(Hit(.pdf)) : .no
     }
@@ -15,7 +15,7 @@ enum Text {
     /// the first line followed by more PostScript comments or code.
     static func postScript(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("%!") else { return .no }
+        if let early = v.signature("%!") { return early }
         let lineEnd = firstLineEnd(v, from: 0, max: 256)
         guard let lineEnd else { return v.count < 256 && input.hasMore ? .need(256, fallback: nil) : .no }
         if v.matches("%!PS-Adobe-", at: 0), let d = v.u8(11), ByteView.isDigit(d) {
@@ -46,7 +46,7 @@ enum Text {
     /// XBM: C source whose first definitions are `#define NAME_width N` and `..._height N`.
     static func xbm(_ input: Input) -> Step {
         let v = input.view
-        guard v.matches("#define ") else { return .no }
+        if let early = v.signature("#define ") { return early }
         guard let end = firstLineEnd(v, from: 0, max: 256) else { return .need(256, fallback: nil) }
         guard v.find("_width ", in: 8..<end) != nil else { return .no }
         return v.find("_height ", in: end..<min(v.count, end + 256)) != nil ? .hit(Hit(.xbm)) : .no
@@ -66,8 +66,9 @@ enum Text {
     /// Whether the bytes look like text: no NUL and no control characters other than the
     /// usual white space, form feed, backspace and escape; valid UTF-8, or else Latin-1 without
     /// the C1 controls (0x80–0x9F).
-    static func isText(_ v: ByteView, upTo limit: Int) -> Bool {
+    static func isText(_ v: ByteView, upTo limit: Int, dataEndsAtView: Bool) -> Bool {
         let n = min(v.count, limit)
+        let dataEndsHere = dataEndsAtView && n == v.count
         var utf8 = true
         var latin1 = true
         var high = 0
@@ -89,7 +90,13 @@ enum Text {
             if b < 0xA0 { latin1 = false }
             high += 1
             if utf8 {
-                let length = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0
+                let length: Int
+                switch b {
+                case 0xC2...0xDF: length = 2
+                case 0xE0...0xEF: length = 3
+                case 0xF0...0xF4: length = 4
+                default: length = 0
+                }
                 if length == 0 {
                     utf8 = false
                 } else {
@@ -98,7 +105,8 @@ enum Text {
                         if v.base[i + k] & 0xC0 != 0x80 { utf8 = false; break }
                         k += 1
                     }
-                    if utf8 && i + k >= n && k < length && n < v.count { utf8 = false }  // cut mid-character inside the window
+                    // Cut mid-character: fine where the window (not the data) ends.
+                    if utf8 && k < length && dataEndsHere { utf8 = false }
                     if utf8 { i += length; continue }
                 }
             }
@@ -118,9 +126,10 @@ enum Text {
         if v.equals(0xEFBB_BF, length: 3) { start = 3 }
         if v.equals(0xFFFE, length: 2) || v.equals(0xFEFF, length: 2) { utf16 = true }
         if utf16 { return .hit(Hit(.plainText, .likely)) }
-        guard isText(v, upTo: 4096) else { return .no }
+        guard isText(v, upTo: 4096, dataEndsAtView: input.isWhole) else { return .no }
         while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
-        guard start < v.count else { return .hit(Hit(.plainText, .likely)) }
+        guard start < v.count else { return v.count >= 2 ? .hit(Hit(.plainText, .likely)) : .no }
+        guard v.count >= 2 else { return .no }  // one byte says nothing
 
         if v.base[start] == UInt8(ascii: "<") {
             switch markupRoot(v, from: start) {

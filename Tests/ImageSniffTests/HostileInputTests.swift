@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+@testable import ImageSniff
+
+/// Whether `cut` is an acceptable answer for a prefix of data whose whole answer is `whole`:
+/// the same type, an ancestor (conformance or detection family), unknown, or, for text-based
+/// formats, generic text.
+func isAcceptableCutAnswer(_ cut: ImageType, whole: ImageType) -> Bool {
+    if cut == whole || cut == .data || whole.conforms(to: cut) { return true }
+    var family = whole.detectionFamily
+    while let node = family {
+        if node == cut { return true }
+        family = node.detectionFamily
+    }
+    let textual: Set<ImageType> = [.svg, .xbm, .xpm, .html, .xml, .json, .plainText, .postScript, .eps, .pdf]
+    if textual.contains(whole) && (cut == .plainText || cut == .xml || cut == .html) { return true }
+    return false
+}
+
+@Suite("Hostile input: truncation, mutation, bounded work")
+struct HostileInputTests {
+    /// Every test image cut at every length up to 64 and at every power of two below its size:
+    /// never a trap, never a format the whole file is not.
+    @Test(arguments: manifestEntries)
+    func truncationSweep(_ entry: ManifestEntry) throws {
+        let data = [UInt8](try Data(contentsOf: entry.url))
+        let whole = ImageSniffer.detect(data).type
+        var lengths = Array(0...min(64, data.count))
+        var p = 128
+        while p < data.count { lengths.append(p); p *= 2 }
+        for n in lengths {
+            let cut = ImageSniffer.detect(data[0..<n]).type
+            #expect(isAcceptableCutAnswer(cut, whole: whole), "\(entry.file) cut at \(n): \(cut) (whole: \(whole))")
+            // A prefix handed over as a prefix of the real length never claims more than the whole.
+            let prefix = ImageSniffer.detect(prefix: data[0..<n], totalLength: data.count)
+            #expect(isAcceptableCutAnswer(prefix.type, whole: whole), "\(entry.file) prefix \(n): \(prefix)")
+        }
+    }
+
+    /// Every byte of the first 64 (and a spread of later ones) flipped: never a trap, and the
+    /// answer is always a real catalog type with a consistent confidence.
+    @Test(arguments: manifestEntries)
+    func byteFlipSweep(_ entry: ManifestEntry) throws {
+        var data = [UInt8](try Data(contentsOf: entry.url))
+        guard !data.isEmpty else { return }
+        var positions = Array(0..<min(64, data.count))
+        var p = 64
+        while p < data.count { positions.append(p); p = p * 3 / 2 + 1 }
+        for i in positions {
+            for mask: UInt8 in [0xFF, 0x01, 0x80] {
+                data[i] ^= mask
+                let d = ImageSniffer.detect(data)
+                #expect((d.type == .data) == (d.confidence == .unknown), "\(entry.file) flip \(i): \(d)")
+                data[i] ^= mask
+            }
+        }
+    }
+
+    @Test func randomBytesNeverTrap() {
+        var generator = SystemRandomNumberGenerator()
+        var images = 0
+        for length in [1, 2, 3, 4, 7, 8, 12, 16, 31, 64, 200, 1000, 5000] {
+            for _ in 0..<200 {
+                let data = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let d = ImageSniffer.detect(data)
+                if d.type.isImage && d.confidence == .conclusive { images += 1 }
+            }
+        }
+        // A conclusive image answer on random bytes needs a signature by chance: rare.
+        #expect(images < 20)
+    }
+
+    // MARK: Bounded work on hostile structures, measured through the file reader
+
+    private func withTemporaryFile(_ bytes: [UInt8], _ body: (String) throws -> Void) throws {
+        let path = NSTemporaryDirectory() + "imgsniff-hostile-\(UUID().uuidString)"
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try body(path)
+    }
+
+    /// Hostile files padded to 4 MiB so that a reader that followed their lies would read far.
+    private func padded(_ head: [UInt8], to size: Int = 4 << 20, fill: UInt8 = 0) -> [UInt8] {
+        head + [UInt8](repeating: fill, count: max(0, size - head.count))
+    }
+
+    private func expectBounded(_ bytes: [UInt8], _ label: String) throws -> Detection {
+        var result = Detection(type: .data, confidence: .unknown)
+        try withTemporaryFile(bytes) { path in
+            let sniffer = FileSniffer()
+            result = try sniffer.detect(fileAt: path)
+            #expect(sniffer.lastBytesRead <= Limits.maxPrefix + Limits.tailLength, "\(label): read \(sniffer.lastBytesRead)")
+            #expect(sniffer.lastReadCount <= 12, "\(label): \(sniffer.lastReadCount) reads")
+        }
+        return result
+    }
+
+    @Test func tiffIFDsThatLoopOrLie() throws {
+        // IFD0 pointing at itself through next-IFD and SubIFDs.
+        var loop = ByteBuilder()
+        loop.ascii("II"); loop.u16le(42); loop.u32le(8)
+        loop.u16le(2)
+        loop.u16le(0x010F); loop.u16le(2); loop.u32le(4); loop.ascii("SONY")
+        loop.u16le(0x014A); loop.u16le(4); loop.u32le(1); loop.u32le(8)
+        loop.u32le(8)
+        let d = try expectBounded(padded(loop.bytes), "self-referencing IFD")
+        #expect(d.type == .tiff)
+
+        // IFD0 far past the end of the file, and one just before the read cap.
+        for offset: UInt32 in [0xFFFF_FFF0, UInt32(Limits.maxPrefix - 10), 3 << 20] {
+            var far = ByteBuilder()
+            far.ascii("MM"); far.u16be(42); far.u32be(offset)
+            let r = try expectBounded(padded(far.bytes), "IFD at \(offset)")
+            #expect(r.type == .tiff)
+        }
+
+        // A 65,535-entry IFD.
+        var huge = ByteBuilder()
+        huge.ascii("II"); huge.u16le(42); huge.u32le(8); huge.u16le(0xFFFF)
+        _ = try expectBounded(padded(huge.bytes, fill: 0x41), "65535-entry IFD")
+    }
+
+    @Test func isoBoxesOfEverySize() throws {
+        for size: UInt32 in [0, 1, 7, 0xFFFF_FFFF] {
+            var b = ByteBuilder()
+            b.u32be(24); b.ascii("ftyp"); b.ascii("mif1"); b.u32be(0); b.ascii("mif1"); b.ascii("miaf")
+            b.u32be(size); b.ascii("meta")
+            if size == 1 { b.u32be(0xFFFF_FFFF); b.u32be(0xFFFF_FFFF) }
+            let d = try expectBounded(padded(b.bytes), "meta box of size \(size)")
+            #expect(d.type == .heif)
+        }
+    }
+
+    @Test func jpegOfThousandsOfTinySegments() throws {
+        var b = ByteBuilder()
+        b.bytes += [0xFF, 0xD8]
+        for _ in 0..<100_000 { b.bytes += [0xFF, 0xE5, 0x00, 0x02] }
+        let d = try expectBounded(b.bytes, "tiny JPEG segments")
+        #expect(d.type == .jpeg)
+    }
+
+    @Test func pngChunksWithAbsurdLengths() throws {
+        var b = ByteBuilder()
+        b.bytes += Array(minimalPNG[0..<33])
+        b.u32be(0x7FFF_FFF0); b.ascii("tEXt")
+        let d = try expectBounded(padded(b.bytes), "absurd PNG chunk")
+        #expect(d.type == .png)
+        var many = ByteBuilder()
+        many.bytes += Array(minimalPNG[0..<33])
+        for _ in 0..<50_000 { many.u32be(0); many.ascii("tEXt"); many.u32be(0) }
+        _ = try expectBounded(many.bytes, "many empty PNG chunks")
+    }
+
+    @Test func riffSizesThatLie() throws {
+        var b = ByteBuilder()
+        b.ascii("RIFF"); b.u32le(0xFFFF_FFFF); b.ascii("WEBPVP8X"); b.u32le(0xFFFF_FFFF); b.u8(0x02)
+        let d = try expectBounded(padded(b.bytes), "lying RIFF")
+        #expect(d.type == .webP && d.isAnimated)
+    }
+
+    @Test func gifWithEndlessSubBlocks() throws {
+        var b = ByteBuilder()
+        b.ascii("GIF89a"); b.u16le(1); b.u16le(1); b.bytes += [0, 0, 0]
+        b.bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 8]
+        for _ in 0..<200_000 { b.bytes += [1, 0] }
+        let d = try expectBounded(b.bytes, "GIF sub-blocks")
+        #expect(d.type == .gif)
+    }
+}
