@@ -142,7 +142,7 @@ extension ImageType {
         case .srf: return D("com.sony.raw-image", [.cameraRawImage], ext: ["srf"], mime: ["image/x-sony-srf"], "Sony SRF raw image", family: .tiff)
         case .orf: return D("com.olympus.raw-image", [.cameraRawImage], ext: ["orf"], mime: ["image/x-olympus-orf"], "Olympus ORF raw image")
         case .rw2: return D("com.panasonic.rw2-raw-image", [.cameraRawImage], ext: ["rw2"], mime: ["image/x-panasonic-rw2"], "Panasonic RW2 raw image")
-        case .panasonicRaw: return D("com.panasonic.raw-image", [.cameraRawImage], ext: ["raw"], mime: ["image/x-panasonic-raw"], "Panasonic raw image")
+        case .panasonicRaw: return D("com.panasonic.raw-image", [.cameraRawImage], ext: ["raw"], mime: ["image/x-panasonic-raw"], "Panasonic raw image", family: .rw2)
         case .rwl: return D("com.leica.rwl-raw-image", [.cameraRawImage], ext: ["rwl"], mime: ["image/x-leica-rwl"], "Leica RWL raw image", family: .rw2)
         case .raf: return D("com.fuji.raw-image", [.cameraRawImage], ext: ["raf"], mime: ["image/x-fuji-raf"], "Fujifilm RAF raw image")
         case .pef: return D("com.pentax.raw-image", [.cameraRawImage], ext: ["pef"], mime: ["image/x-pentax-pef"], "Pentax PEF raw image", family: .tiff)

@@ -9,8 +9,8 @@ enum JPEG {
         guard let third = v.u8(2) else { return .need(3, fallback: nil) }
         guard third == 0xFF else { return .no }
         guard let fourth = v.u8(3) else { return .need(4, fallback: nil) }
-        // The first marker must be a real one (not fill, not a restart or SOI again).
-        guard fourth >= 0xC0, fourth != 0xD8, fourth != 0xFF, !(0xD0...0xD7).contains(fourth) else { return .no }
+        // The first marker must be a real one (fill bytes may precede it; not a restart or SOI).
+        guard fourth >= 0xC0, fourth != 0xD8, !(0xD0...0xD7).contains(fourth) else { return .no }
 
         var offset = 2
         var sawJPEGLS = false
@@ -64,7 +64,7 @@ enum JPEG2000 {
         }
         if v.equals(0x4A58_4C20_0D0A_870A, length: 8, at: 4) { return .hit(Hit(.jpegXL)) }
         guard v.equals(0x6A50_2020_0D0A_870A, length: 8, at: 4) || v.equals(0x6A50_1A1A_0D0A_870A, length: 8, at: 4) else { return .no }
-        guard let type = v.u32be(16), let brand = v.u32be(20) else { return .need(24, fallback: Hit(.jpeg2000)) }
+        guard let type = v.u32be(16), let brand = v.u32be(20) else { return .need(24, fallback: nil) }  // could be Motion JPEG 2000, a movie
         guard type == fourCC("ftyp") else { return .hit(Hit(.jpeg2000)) }
         if brand == fourCC("mjp2") || brand == fourCC("mj2s") { return .hit(Hit(.mj2)) }
         return .hit(Hit(.jpeg2000))

@@ -88,24 +88,36 @@ enum Media {
         return frameLength(v, at: first) != nil ? .hit(Hit(.mp3, .likely)) : .no
     }
 
+    /// The MPEG audio bitrate tables (ISO/IEC 11172-3, 13818-3), in kbit/s, indices 1–14.
+    private static func kilobitsPerSecond(table: Int, index: Int) -> Int {
+        let rows: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+        switch table {
+        case 0: rows = (0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320)
+        case 1: rows = (0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384)
+        case 2: rows = (0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448)
+        case 3: rows = (0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256)
+        default: rows = (0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160)
+        }
+        return withUnsafeBytes(of: rows) { Int($0.load(fromByteOffset: index * 8, as: UInt64.self)) }
+    }
+
     private static func frameLength(_ v: ByteView, at o: Int) -> Int? {
         guard let h = v.u32be(o), h >> 21 == 0x7FF else { return nil }
         let version = (h >> 19) & 3, layer = (h >> 17) & 3
         let bitrateIndex = Int((h >> 12) & 15), rateIndex = Int((h >> 10) & 3), padding = Int((h >> 9) & 1)
         guard version != 1, layer != 0, bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else { return nil }
         let mpeg1 = version == 3
-        let kbps: [Int]
+        let table: Int
         switch (mpeg1, layer) {
-        case (true, 1): kbps = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]  // layer III
-        case (true, 2): kbps = [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384]  // layer II
-        case (true, _): kbps = [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448]  // layer I
-        case (false, 3): kbps = [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256]
-        default: kbps = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]
+        case (true, 1): table = 0  // MPEG-1 layer III
+        case (true, 2): table = 1  // MPEG-1 layer II
+        case (true, _): table = 2  // MPEG-1 layer I
+        case (false, 3): table = 3  // MPEG-2/2.5 layer I
+        default: table = 4  // MPEG-2/2.5 layers II and III
         }
-        let baseRates = [44100, 48000, 32000]
-        var rate = baseRates[rateIndex]
+        var rate = rateIndex == 0 ? 44100 : rateIndex == 1 ? 48000 : 32000
         if version == 2 { rate /= 2 } else if version == 0 { rate /= 4 }
-        let bitrate = kbps[bitrateIndex] * 1000
+        let bitrate = kilobitsPerSecond(table: table, index: bitrateIndex) * 1000
         let length: Int
         if layer == 3 {  // layer I
             length = (12 * bitrate / rate + padding) * 4

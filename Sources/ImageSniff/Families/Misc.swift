@@ -8,8 +8,9 @@ enum Misc {
         let v = input.view
         guard v.u8(1) == UInt8(ascii: "M") else { return .no }
         // Cut short: a BMP header has zero bytes early on; two letters and then prose is text.
-        if v.count < 18 && (v.count <= 2 || Text.isText(v, upTo: v.count, dataEndsAtView: false)) {
-            return v.count <= 2 ? .need(18, fallback: nil) : .no
+        if v.count < 18 {
+            let reservedInUse = v.count >= 8 && (v.base[6] != 0 || v.base[7] != 0)
+            return reservedInUse && Text.isText(v, upTo: v.count, dataEndsAtView: false) ? .no : .need(18, fallback: nil)
         }
         guard let dib = v.u32le(14), let pixels = v.u32le(10) else { return .need(18, fallback: nil) }
         switch dib {
