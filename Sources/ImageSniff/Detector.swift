@@ -108,7 +108,9 @@ enum Detector {
         case .hit(let hit):
             return .done(hit, truncated: truncated)
         case .need(let n, let fallback):
-            if n > input.view.count && input.hasMore { return .needPrefix(n) }
+            // Ask for more only when it can be had: a structure past the read cap (a TIFF whose
+            // IFD0 sits at the end of a large file) is answered from what is here.
+            if n > input.view.count && input.hasMore && n <= input.limit { return .needPrefix(n) }
             if n > input.view.count && input.view.count >= input.totalLength { truncated = true }
             if let fallback { return .done(fallback, truncated: truncated) }
             return nil

@@ -42,7 +42,7 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch kind {
-        case .notFound: return "no such file"
+        case .notFound: return "no such file or directory"
         case .permissionDenied: return "permission denied"
         case .isDirectory: return "is a directory"
         case .notRegularFile(let what): return "not a regular file (\(what))"
@@ -156,7 +156,8 @@ public final class FileSniffer {
                 tail = ByteView(base: UnsafeRawBufferPointer(rebasing: tailBuffer[..<n]))
             }
         }
-        return Detection(type: .data, confidence: .unknown)
+        // Unreachable in practice: every pass either answers or grows what it has seen.
+        return Detection(type: .data, confidence: .unknown, completeness: .truncated)
     }
 
     /// Makes the buffer hold the first `count` bytes of the file, given that it holds the first

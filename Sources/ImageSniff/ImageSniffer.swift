@@ -23,20 +23,29 @@ public enum ImageSniffer {
     /// - Parameter totalLength: the length of the whole data, or nil when `prefix` is all of it.
     ///   When a check needs more than `prefix` holds, the result's `completeness` is
     ///   `.needsMoreData(n)`: call again with at least `n` bytes.
-    public static func detect<Bytes: Collection>(prefix: Bytes, totalLength: Int?, hint: String? = nil) -> Detection where Bytes.Element == UInt8 {
+    /// - Parameter tail: the last bytes of the whole data (up to `Limits.tailLength` are used),
+    ///   for trailers such as TGA 2.0's footer when `prefix` does not reach the end.
+    public static func detect<Bytes: Collection>(prefix: Bytes, totalLength: Int?, tail: [UInt8]? = nil,
+                                                 hint: String? = nil) -> Detection where Bytes.Element == UInt8 {
         if let result = prefix.withContiguousStorageIfAvailable({ buffer in
-            detect(UnsafeRawBufferPointer(buffer), totalLength: totalLength, hint: hint)
+            detect(UnsafeRawBufferPointer(buffer), totalLength: totalLength, tail: tail, hint: hint)
         }) {
             return result
         }
         let copy = Array(prefix)
-        return copy.withUnsafeBytes { detect($0, totalLength: totalLength, hint: hint) }
+        return copy.withUnsafeBytes { detect($0, totalLength: totalLength, tail: tail, hint: hint) }
     }
 
     /// Detects the format of raw memory, taken to be the whole data unless `totalLength` says more.
-    public static func detect(_ buffer: UnsafeRawBufferPointer, totalLength: Int? = nil, hint: String? = nil) -> Detection {
+    public static func detect(_ buffer: UnsafeRawBufferPointer, totalLength: Int? = nil, tail: [UInt8]? = nil,
+                              hint: String? = nil) -> Detection {
         let total = max(totalLength ?? buffer.count, buffer.count)
-        let input = Input(view: ByteView(base: buffer), totalLength: total, limit: total, tail: nil)
+        guard let tail, total > buffer.count else { return detect(buffer, total: total, tail: nil, hint: hint) }
+        return tail.suffix(Limits.tailLength).withUnsafeBytes { detect(buffer, total: total, tail: ByteView(base: $0), hint: hint) }
+    }
+
+    private static func detect(_ buffer: UnsafeRawBufferPointer, total: Int, tail: ByteView?, hint: String?) -> Detection {
+        let input = Input(view: ByteView(base: buffer), totalLength: total, limit: total, tail: tail)
         switch Detector.run(input) {
         case .done(let hit, let truncated):
             return finish(hit, truncated: truncated, input: input, hint: hint)

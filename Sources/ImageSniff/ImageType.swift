@@ -104,8 +104,8 @@ extension ImageType: CustomStringConvertible {
     public var description: String { identifier }
 }
 
-// Names that mirror `UTType`'s static members for the abstract types.
+// Names that mirror `UTType`'s static members.
 extension ImageType {
-    /// `public.image`, spelled like `UTType.rawImage`'s sibling constants.
+    /// `public.camera-raw-image`, under the name `UTType` gives it (`UTType.rawImage`).
     public static var rawImage: ImageType { .cameraRawImage }
 }

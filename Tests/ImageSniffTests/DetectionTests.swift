@@ -124,6 +124,10 @@ struct DetectionTests {
         var b = ByteBuilder()
         b.bytes += [0, 0, 10, 0, 0, 0, 0, 0]; b.u16le(0); b.u16le(0); b.u16le(2); b.u16le(2); b.bytes += [24, 0]
         b.bytes += [0x83, 1, 2, 3]  // one RLE packet: four pixels
+        // Packets that decode to exactly width × height pixels and end the file are evidence.
+        #expect(sniff(b.bytes).type == .tga && sniff(b.bytes).confidence == .likely)
+        // Bytes after the image data (as in a TGA with a developer area but no footer): only the hint decides.
+        b.bytes += [UInt8](repeating: 0x55, count: 40)
         #expect(sniff(b.bytes).type == .data)
         let hinted = sniff(b.bytes, hint: "tga")
         #expect(hinted.type == .tga && hinted.confidence == .hinted)

@@ -235,10 +235,12 @@ enum Misc {
         guard let version = v.u32be(0), version == 0 || version == 2 || version == 3 else { return .no }
         guard v.count >= 512 + 72 else { return input.hasMore ? .need(1024, fallback: nil) : .no }
         guard v.all(308..<512, equal: 0) else { return .no }
-        guard !v.all(4..<308, equal: 0) else { return .no }  // the 38 fill patterns are never all blank
-        // Decode a few rows: every row must end exactly on 72 bytes.
+        guard !v.all(512..<(512 + 72), equal: 0) else { return .no }  // PackBits never writes zeros only
+        // Decode rows: every row must end exactly on 72 bytes; when the whole file is here, all
+        // 720 rows must fit in it.
         var o = 512
-        for _ in 0..<4 {
+        let rows = input.isWhole ? 720 : 4
+        for _ in 0..<rows {
             var produced = 0
             while produced < 72 {
                 guard let n = v.u8(o) else { return .no }
@@ -297,7 +299,38 @@ enum Misc {
         let tail = input.tail ?? (input.isWhole ? v : nil)
         guard let tail else { return .needTail(fallback: sizeMatches(input) ? Hit(.tga, .likely) : nil) }
         if tail.count >= 18, tail.matches("TRUEVISION-XFILE.\0", at: tail.count - 18) { return .hit(Hit(.tga)) }
-        return sizeMatches(input) ? .hit(Hit(.tga, .likely)) : .no
+        if sizeMatches(input) { return .hit(Hit(.tga, .likely)) }
+        // Run-length encoded: the packets must decode to exactly width × height pixels and end
+        // where the file does. Only worth it (and only possible) when the file fits the read cap.
+        guard rleImageType(v) else { return .no }
+        guard input.totalLength <= Limits.maxPrefix else { return .no }
+        guard input.isWhole else { return .need(input.totalLength, fallback: nil) }
+        return rleStreamEndsAtEndOfFile(v) ? .hit(Hit(.tga, .likely)) : .no
+    }
+
+    private static func rleImageType(_ v: ByteView) -> Bool {
+        let t = v.base[2]
+        return t == 9 || t == 10 || t == 11
+    }
+
+    /// Decodes TGA run-length packets from after the header, ID and colour map.
+    private static func rleStreamEndsAtEndOfFile(_ v: ByteView) -> Bool {
+        let mapBytes = v.base[1] == 1 ? Int(v.u16le(5) ?? 0) * ((Int(v.base[7]) + 7) / 8) : 0
+        let width = Int(v.u16le(12) ?? 0), height = Int(v.u16le(14) ?? 0)
+        let pixelBytes = (Int(v.base[16]) + 7) / 8
+        var o = 18 + Int(v.base[0]) + mapBytes
+        var pixels = 0
+        let wanted = width * height
+        while pixels < wanted {
+            guard let packet = v.u8(o) else { return false }
+            let n = Int(packet & 0x7F) + 1
+            o += 1 + (packet & 0x80 != 0 ? pixelBytes : n * pixelBytes)
+            pixels += n
+        }
+        guard pixels == wanted, o <= v.count else { return false }
+        // The image data ends the file, or a TGA 2.0 extension area / developer area follows
+        // (then a footer would have been found); allow a few bytes of padding.
+        return v.count - o <= 8
     }
 
     static func tgaHeaderIsPlausible(_ v: ByteView) -> Bool {

@@ -23,9 +23,12 @@ enum PNG {
         guard let chunk = v.u32be(offset + 4) else { return .need(offset + 8, fallback: Hit(type)) }
         guard chunk == firstChunk else { return .no }
         if type == .mng {
-            // MHDR: width, height, ticks per second, layer count, then the nominal frame count.
+            // MHDR: width, height, ticks per second, layer count, then the nominal frame count
+            // (0 = unspecified); otherwise count the embedded images.
             guard let frames = v.u32be(offset + 8 + 16) else { return .need(offset + 8 + 20, fallback: Hit(.mng)) }
-            return .hit(Hit(.mng, animated: frames > 1))
+            if frames > 1 { return .hit(Hit(.mng, animated: true)) }
+            if frames == 1 { return .hit(Hit(.mng)) }
+            return mngImageCount(v, from: offset)
         }
         guard type == .png else { return .hit(Hit(type)) }
 
@@ -39,6 +42,25 @@ enum PNG {
             offset += 12 + Int(length)
         }
         return .hit(Hit(.png))
+    }
+}
+
+extension PNG {
+    /// More than one embedded PNG or JNG (or a FRAM chunk) makes an MNG an animation. The
+    /// walk is worth 64 KiB.
+    static func mngImageCount(_ v: ByteView, from start: Int) -> Step {
+        var offset = start
+        var images = 0
+        for _ in 0..<Limits.maxWalkSteps {
+            guard let length = v.u32be(offset), let name = v.u32be(offset + 4) else {
+                return offset < 64 * 1024 ? .need(offset + 8, fallback: Hit(.mng)) : .hit(Hit(.mng))
+            }
+            if name == fourCC("IHDR") || name == fourCC("JHDR") { images += 1 }
+            if images > 1 || name == fourCC("FRAM") { return .hit(Hit(.mng, animated: true)) }
+            if name == fourCC("MEND") || length > 0x7FFF_FFFF { break }
+            offset += 12 + Int(length)
+        }
+        return .hit(Hit(.mng))
     }
 }
 

@@ -194,10 +194,11 @@ struct RawWalk {
         return false
     }
 
+    /// Whether a string field starts with `s`, ignoring ASCII case ("FlexColor", "Flexcolor").
     private func field(_ bytes: [UInt8], startsWith s: StaticString) -> Bool {
         let n = s.utf8CodeUnitCount
         guard bytes.count >= n else { return false }
-        for i in 0..<n where bytes[i] != s.utf8Start[i] { return false }
+        for i in 0..<n where bytes[i] | 0x20 != s.utf8Start[i] | 0x20 { return false }
         return true
     }
 

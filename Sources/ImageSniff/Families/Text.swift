@@ -113,8 +113,8 @@ enum Text {
             if !utf8 && !latin1 { return false }
             i += 1
         }
-        // Latin-1 text is mostly ASCII: a few bytes of mostly high values are binary.
-        return utf8 || (latin1 && high * 4 <= n)
+        // Latin-1 text is mostly ASCII with the odd accented letter; more high bytes is binary.
+        return utf8 || (latin1 && high * 8 <= n)
     }
 
     /// Classifies text: SVG, HTML and XML by their first element, JSON by its shape, XBM/XPM by
@@ -126,6 +126,8 @@ enum Text {
         if v.equals(0xEFBB_BF, length: 3) { start = 3 }
         if v.equals(0xFFFE, length: 2) || v.equals(0xFEFF, length: 2) { utf16 = true }
         if utf16 { return .hit(Hit(.plainText, .likely)) }
+        // A few bytes of a longer file say too little to call it text.
+        if v.count < 64 && input.hasMore { return .need(64, fallback: nil) }
         guard isText(v, upTo: 4096, dataEndsAtView: input.isWhole) else { return .no }
         while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
         guard start < v.count else { return v.count >= 2 ? .hit(Hit(.plainText, .likely)) : .no }
