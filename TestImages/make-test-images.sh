@@ -1,0 +1,577 @@
+#!/usr/bin/env bash
+# Regenerates the ImageSniff test corpus from scratch.
+#
+#   bash TestImages/make-test-images.sh
+#
+# Every corpus file is produced by one `make` (or `synth` / `text`) line below;
+# the helper runs the command and appends a row to manifest.tsv:
+#   file <TAB> expected identifier <TAB> animated yes/no <TAB> how
+# where "how" is the exact command that was run (placeholders substituted).
+# Files have no filename extension.  Encoders that insist on an extension write
+# to FILE.ext (placeholder @OUT.ext@) and the helper then moves it to FILE.
+# Formats no encoder here can write are made by synthesize.py ("synthetic: ..."
+# rows).  Needed packages: see README.md.
+set -euo pipefail
+
+cd "$(dirname "$0")"
+ROOT=$PWD
+MANIFEST=manifest.tsv
+LOG=$ROOT/.make.log
+FAILED=()
+
+# ---------------------------------------------------------------- helpers
+quote() {  # quote one word the way a reader would type it
+  local a=$1
+  if [[ $a =~ ^[A-Za-z0-9_./:=,@%+^-]+$ ]]; then printf '%s' "$a"
+  else printf "'%s'" "${a//\'/\'\\\'\'}"; fi
+}
+
+_run() {  # _run FILE ID ANIM PREFIX SUFFIX -- cmd...   (PREFIX/SUFFIX wrap "how")
+  local file=$1 id=$2 anim=$3 prefix=$4 suffix=$5; shift 5
+  [[ $1 == -- ]] && shift
+  local args=() tmp="" a ext
+  for a in "$@"; do
+    if [[ $a =~ @OUT\.([A-Za-z0-9]+)@ ]]; then
+      ext=${BASH_REMATCH[1]}; tmp="$file.$ext"; a=${a//@OUT.$ext@/$tmp}
+    fi
+    args+=("${a//@OUT@/$file}")
+  done
+  mkdir -p "$(dirname "$file")"
+  rm -f "$file" ${tmp:+"$tmp"}
+  echo "== $file: ${args[*]}" >>"$LOG"
+  if ! "${args[@]}" >>"$LOG" 2>&1; then
+    echo "FAILED: $file (see $LOG)" >&2; FAILED+=("$file"); rm -f "$file" ${tmp:+"$tmp"}; return 0
+  fi
+  if [[ -n $tmp ]]; then mv "$tmp" "$file"; fi
+  if [[ ! -s $file ]]; then echo "EMPTY: $file" >&2; FAILED+=("$file"); rm -f "$file"; return 0; fi
+  local how="" w
+  for w in "${args[@]}"; do how+="${how:+ }$(quote "$w")"; done
+  [[ -n $tmp ]] && how+=" && mv $tmp $file"
+  how=${how//$'\t'/ }; how=${how//$'\n'/ }
+  printf '%s\t%s\t%s\t%s%s%s\n' "$file" "$id" "$anim" "$prefix" "$how" "$suffix" >>"$MANIFEST"
+}
+
+# make FILE IDENTIFIER yes|no -- command args...   (real encoder)
+make() { _run "$1" "$2" "$3" "" "" "${@:4}"; }
+# synth FILE IDENTIFIER yes|no 'what structure' -- python3 synthesize.py KIND @OUT@ ...
+synth() { _run "$1" "$2" "$3" "synthetic: $4 [" "]" "${@:5}"; }
+# text FILE IDENTIFIER 'description' <<'EOF' ... EOF   (hand-written text file)
+text() {
+  mkdir -p "$(dirname "$1")"; cat >"$1"
+  printf '%s\t%s\tno\t%s\n' "$1" "$2" "hand-written text (heredoc in make-test-images.sh): $3" >>"$MANIFEST"
+}
+
+FF=(ffmpeg -nostdin -hide_banner -loglevel error -y)
+BX=(-fflags +bitexact -flags +bitexact)   # output options: no timestamps / random UIDs / version strings
+NOPNGDATE=(-define png:exclude-chunk=date,time)
+PY=python3
+SY=(python3 synthesize.py)
+PE=(python3 pyencode.py)
+
+# ---------------------------------------------------------------- fresh start
+FAMILIES=(jpeg png gif tiff bmp ico icns jpeg2000 jxl jxr webp heif psd tga pict exr hdr netpbm sgi dds
+          ktx astc pvr x11 pcx qoi fits dicom svg wbmp sun dpx cineon flif bpg farbfeld xcf ora miff mng
+          macpaint djvu ps raw video audio archive document text data)
+for d in "${FAMILIES[@]}"; do rm -rf "$d"; done
+rm -rf .src "$LOG"
+printf 'file\tidentifier\tanimated\thow\n' >"$MANIFEST"
+mkdir -p .src
+
+# ---------------------------------------------------------------- sources (not part of the corpus)
+S=.src
+{
+  convert rose: -resize '32x32!' -strip "${NOPNGDATE[@]}" PNG24:$S/rose.png
+  convert rose: -resize '16x16!' -strip "${NOPNGDATE[@]}" PNG24:$S/rose16.png
+  convert rose: -resize '8x8!' -strip -quality 80 JPEG:$S/thumb8.jpg
+  convert $S/rose.png -strip -quality 80 JPEG:$S/rose.jpg
+  convert $S/rose.png -colorspace Gray -strip "${NOPNGDATE[@]}" PNG8:$S/gray.png
+  convert -size 32x32 gradient:white-black -depth 16 -strip "${NOPNGDATE[@]}" PNG:$S/gray16.png
+  convert $S/rose.png \( -size 32x32 radial-gradient:white-none \) -compose CopyOpacity -composite \
+          -strip "${NOPNGDATE[@]}" PNG32:$S/alpha.png
+  convert -size 32x32 xc:skyblue -fill navy -draw 'rectangle 0,0 15,31' -strip "${NOPNGDATE[@]}" PNG24:$S/flat.png
+  for i in 1 2 3 4; do
+    convert $S/rose.png -roll +$((i*8))+0 -strip "${NOPNGDATE[@]}" PNG24:$S/f$i.png
+  done
+  convert $S/rose.png $S/rose.ppm
+  convert $S/rose.png $S/rose.pgm
+  convert $S/rose.png -threshold 50% $S/rose.pbm
+  convert $S/rose.png BMP3:$S/rose.bmp
+  convert $S/rose.png -compress none TIFF:$S/rose.tif
+  python3 pyencode.py ic ljpeg $S/gray.png $S/gray.ljpeg
+  "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=1 -frames:v 1 -c:v libx264 -x264-params log-level=none "${BX[@]}" \
+      -pix_fmt yuv420p -f h264 $S/still.h264
+  "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=5:duration=0.6 -c:v jpeg2000 -pix_fmt rgb24 "${BX[@]}" -f mov $S/j2k.mov
+  python3 pyencode.py astc $S/rose.png $S/rose.astcblocks 4 4
+  convert $S/rose.png -resize 16x16 "${NOPNGDATE[@]}" PNG:$S/thumb16.png
+} >>"$LOG" 2>&1
+
+# ================================================================ JPEG family
+make jpeg/baseline                 public.jpeg no -- convert $S/rose.png -strip -quality 85 JPEG:@OUT@
+make jpeg/progressive              public.jpeg no -- convert $S/rose.png -strip -interlace Plane JPEG:@OUT@
+make jpeg/cmyk                     public.jpeg no -- convert $S/rose.png -strip -colorspace CMYK JPEG:@OUT@
+make jpeg/grayscale                public.jpeg no -- convert $S/rose.png -strip -colorspace Gray JPEG:@OUT@
+make jpeg/exif-after-jfif          public.jpeg no -- bash -c "convert $S/rose.png -strip JPEG:@OUT@ && exiftool -q -overwrite_original -Make=Canon '-Model=Canon EOS 5D' '-DateTimeOriginal=2024:01:01 00:00:00' @OUT@"
+make jpeg/exif-only                public.jpeg no -- bash -c "convert $S/rose.png -strip JPEG:@OUT@ && exiftool -q -overwrite_original -JFIF:all= -Make=NIKON '-Model=NIKON D850' @OUT@"
+make jpeg/no-appn                  public.jpeg no -- bash -c "convert $S/rose.png -strip JPEG:@OUT@ && exiftool -q -overwrite_original -all= @OUT@"
+make jpeg/cjpeg-baseline           public.jpeg no -- cjpeg -quality 80 -outfile @OUT@ $S/rose.ppm
+make jpeg/cjpeg-progressive        public.jpeg no -- cjpeg -progressive -outfile @OUT@ $S/rose.ppm
+make jpeg/cjpeg-arithmetic         public.jpeg no -- cjpeg -arithmetic -outfile @OUT@ $S/rose.ppm
+make jpeg/jpegtran-optimized       public.jpeg no -- jpegtran -optimize -copy none -outfile @OUT@ $S/rose.jpg
+make jpeg/pillow                   public.jpeg no -- "${PE[@]}" pil $S/rose.png @OUT@ JPEG quality=80
+make jpeg/pillow-progressive-exif  public.jpeg no -- "${PE[@]}" pil $S/rose.png @OUT@ JPEG progressive=True 'exif=b"Exif\x00\x00II*\x00\x08\x00\x00\x00\x00\x00\x00\x00\x00\x00"'
+make jpeg/ffmpeg-mjpeg             public.jpeg no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v mjpeg -pix_fmt yuvj420p "${BX[@]}" -f image2 -update 1 @OUT@
+make jpeg/lossless-ffmpeg-ljpeg    public.jpeg no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v ljpeg -pix_fmt bgr24 "${BX[@]}" -f image2 -update 1 @OUT@
+make jpeg/lossless-imagecodecs-sof3 public.jpeg no -- "${PE[@]}" ic ljpeg $S/gray.png @OUT@
+make jpeg/lossless-libjpeg-turbo   public.jpeg no -- "${PE[@]}" ic jpeg8 $S/rose.png @OUT@ lossless=True
+make jpeg/mpo-pillow               public.mpo-image no -- "${PE[@]}" pilall @OUT@ MPO $S/f1.png $S/f2.png
+make jpeg/mpo-pillow-3frames       public.mpo-image no -- "${PE[@]}" pilall @OUT@ MPO $S/f1.png $S/f2.png $S/f3.png quality=70
+make jpeg/jpegls-charls            org.jpeg.jpeg-ls no -- "${PE[@]}" ic jpegls $S/rose.png @OUT@
+make jpeg/jpegls-charls-gray       org.jpeg.jpeg-ls no -- "${PE[@]}" ic jpegls $S/gray.png @OUT@ level=2
+make jpeg/jpegls-ffmpeg            org.jpeg.jpeg-ls no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v jpegls "${BX[@]}" -f image2 -update 1 @OUT@
+
+# ================================================================ PNG
+make png/rgb8                      public.png no -- convert $S/rose.png -strip "${NOPNGDATE[@]}" PNG24:@OUT@
+make png/rgb16                     public.png no -- convert $S/rose.png -strip -depth 16 "${NOPNGDATE[@]}" PNG48:@OUT@
+make png/palette                   public.png no -- convert $S/rose.png -strip "${NOPNGDATE[@]}" PNG8:@OUT@
+make png/gray8                     public.png no -- convert $S/gray.png -strip -colorspace Gray -define png:color-type=0 "${NOPNGDATE[@]}" PNG:@OUT@
+make png/gray16                    public.png no -- convert $S/gray16.png -strip "${NOPNGDATE[@]}" PNG:@OUT@
+make png/gray1-netpbm              public.png no -- bash -c "pnmtopng $S/rose.pbm > @OUT@"
+make png/interlaced                public.png no -- convert $S/rose.png -strip -interlace PNG "${NOPNGDATE[@]}" PNG24:@OUT@
+make png/interlaced-16bit          public.png no -- convert $S/rose.png -strip -interlace PNG -depth 16 "${NOPNGDATE[@]}" PNG48:@OUT@
+make png/alpha                     public.png no -- convert $S/alpha.png -strip "${NOPNGDATE[@]}" PNG32:@OUT@
+make png/alpha16                   public.png no -- convert $S/alpha.png -strip -depth 16 "${NOPNGDATE[@]}" PNG64:@OUT@
+make png/pillow                    public.png no -- "${PE[@]}" pil $S/rose.png @OUT@ PNG optimize=True
+make png/pillow-palette-trns       public.png no -- "${PE[@]}" pil $S/alpha.png @OUT@ PNG mode=P
+make png/ffmpeg                    public.png no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v png "${BX[@]}" -f image2 -update 1 @OUT@
+make png/pamtopng-gray16           public.png no -- bash -c "pngtopam $S/gray16.png | pamtopng > @OUT@"
+make png/apng-ffmpeg               public.png yes -- "${FF[@]}" -framerate 4 -i $S/f%d.png -c:v apng -plays 0 "${BX[@]}" -f apng @OUT@
+make png/apng-pillow               public.png yes -- "${PE[@]}" pilall @OUT@ PNG $S/f1.png $S/f2.png $S/f3.png duration=200 loop=0
+make png/apng-pillow-default-image public.png yes -- "${PE[@]}" pilall @OUT@ PNG $S/f1.png $S/f2.png $S/f3.png default_image=True duration=100
+
+# ================================================================ GIF
+make gif/static                    com.compuserve.gif no -- convert $S/rose.png GIF:@OUT@
+make gif/static-gif87a             com.compuserve.gif no -- bash -c "pnmquant 64 $S/rose.ppm 2>/dev/null | pamtogif 2>/dev/null > @OUT@"
+make gif/interlaced                com.compuserve.gif no -- convert $S/rose.png -interlace GIF GIF:@OUT@
+make gif/transparent               com.compuserve.gif no -- convert $S/alpha.png GIF:@OUT@
+make gif/animated                  com.compuserve.gif yes -- convert -delay 20 -loop 0 $S/f1.png $S/f2.png $S/f3.png $S/f4.png GIF:@OUT@
+make gif/animated-pillow           com.compuserve.gif yes -- "${PE[@]}" pilall @OUT@ GIF $S/f1.png $S/f2.png $S/f3.png duration=150 loop=0
+make gif/animated-ffmpeg           com.compuserve.gif yes -- "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=5:duration=0.8 "${BX[@]}" -f gif @OUT@
+make gif/animated-gifsicle-optimized com.compuserve.gif yes -- bash -c "gifsicle -O3 --colors 64 gif/animated > @OUT@"
+make gif/single-frame-netscape-loop com.compuserve.gif no -- convert -delay 20 -loop 0 $S/f1.png GIF:@OUT@
+
+# ================================================================ TIFF
+make tiff/le                       public.tiff no -- convert $S/rose.png -define tiff:endian=lsb -compress none TIFF:@OUT@
+make tiff/be                       public.tiff no -- convert $S/rose.png -define tiff:endian=msb -compress none TIFF:@OUT@
+make tiff/lzw                      public.tiff no -- convert $S/rose.png -compress LZW TIFF:@OUT@
+make tiff/deflate                  public.tiff no -- convert $S/rose.png -compress Zip TIFF:@OUT@
+make tiff/packbits                 public.tiff no -- convert $S/rose.png -compress RLE TIFF:@OUT@
+make tiff/jpeg-compressed          public.tiff no -- convert $S/rose.png -compress JPEG TIFF:@OUT@
+make tiff/cmyk                     public.tiff no -- convert $S/rose.png -colorspace CMYK -compress LZW TIFF:@OUT@
+make tiff/multipage                public.tiff no -- convert $S/f1.png $S/f2.png $S/f3.png -compress LZW TIFF:@OUT@
+make tiff/16bit                    public.tiff no -- convert $S/rose.png -depth 16 -compress Zip TIFF:@OUT@
+make tiff/float32                  public.tiff no -- convert $S/rose.png -define quantum:format=floating-point -depth 32 -compress Zip TIFF:@OUT@
+make tiff/tiled                    public.tiff no -- convert $S/rose.png -define tiff:tile-geometry=16x16 -compress Zip TIFF:@OUT@
+make tiff/pyramid                  public.tiff no -- convert $S/rose.png -compress Zip PTIF:@OUT@
+make tiff/bigtiff-le               public.tiff no -- convert $S/rose.png -define tiff:endian=lsb -compress Zip TIFF64:@OUT@
+make tiff/bigtiff-be               public.tiff no -- convert $S/rose.png -define tiff:endian=msb -compress Zip TIFF64:@OUT@
+make tiff/pillow                   public.tiff no -- "${PE[@]}" pil $S/rose.png @OUT@ TIFF compression=tiff_deflate
+make tiff/pillow-multipage         public.tiff no -- "${PE[@]}" pilall @OUT@ TIFF $S/f1.png $S/f2.png
+make tiff/netpbm                   public.tiff no -- bash -c "pnmtotiff -lzw $S/rose.ppm > @OUT@"
+make tiff/imagecodecs-libtiff      public.tiff no -- "${PE[@]}" ic tiff $S/rose.png @OUT@
+make tiff/ffmpeg                   public.tiff no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v tiff "${BX[@]}" -f image2 -update 1 @OUT@
+# camera-maker traps: real TIFFs whose Make is a camera vendor but with no RAW structure
+make tiff/make-nikon-plain         public.tiff no -- bash -c "convert $S/rose.png -compress none TIFF:@OUT@ && exiftool -q -overwrite_original '-Make=NIKON CORPORATION' '-Model=NIKON D850' '-Software=Capture NX-D 1.6.2' @OUT@"
+make tiff/make-canon-plain         public.tiff no -- bash -c "convert $S/rose.png -compress LZW TIFF:@OUT@ && exiftool -q -overwrite_original -Make=Canon '-Model=Canon EOS R5' '-Software=Digital Photo Professional' @OUT@"
+make tiff/make-sony-plain          public.tiff no -- bash -c "convert $S/rose.png -define tiff:endian=msb -compress none TIFF:@OUT@ && exiftool -q -overwrite_original -Make=SONY -Model=ILCE-7M3 @OUT@"
+
+# ================================================================ BMP
+make bmp/os2-v1-bmp2               com.microsoft.bmp no -- convert $S/rose.png BMP2:@OUT@
+make bmp/v3-bmp3                   com.microsoft.bmp no -- convert $S/rose.png BMP3:@OUT@
+make bmp/v5-imagemagick            com.microsoft.bmp no -- convert $S/rose.png BMP:@OUT@
+make bmp/v5-alpha                  com.microsoft.bmp no -- convert $S/alpha.png BMP:@OUT@
+make bmp/rle8                      com.microsoft.bmp no -- convert $S/rose.png -colors 200 -compress RLE BMP3:@OUT@
+make bmp/rle8-16colors             com.microsoft.bmp no -- convert $S/rose.png -colors 16 -compress RLE BMP3:@OUT@
+make bmp/4bit-netpbm               com.microsoft.bmp no -- bash -c "pnmquant 16 $S/rose.ppm 2>/dev/null | ppmtobmp -bpp 4 > @OUT@"
+make bmp/1bit-netpbm               com.microsoft.bmp no -- bash -c "ppmtobmp -bpp 1 $S/rose.pbm > @OUT@"
+make bmp/pillow                    com.microsoft.bmp no -- "${PE[@]}" pil $S/rose.png @OUT@ BMP
+make bmp/ppmtobmp-windows          com.microsoft.bmp no -- bash -c "ppmtobmp -windows $S/rose.ppm > @OUT@"
+make bmp/ppmtobmp-os2              com.microsoft.bmp no -- bash -c "ppmtobmp -os2 $S/rose.ppm > @OUT@"
+make bmp/ffmpeg                    com.microsoft.bmp no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v bmp "${BX[@]}" -f image2 -update 1 @OUT@
+make bmp/ffmpeg-rgb565             com.microsoft.bmp no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v bmp -pix_fmt rgb565le "${BX[@]}" -f image2 -update 1 @OUT@
+synth bmp/v4-108                   com.microsoft.bmp no 'BMP with BITMAPV4HEADER (108 bytes), 32bpp BI_BITFIELDS, sRGB' -- "${SY[@]}" bmp-v4 @OUT@
+synth bmp/os2-v2-64                com.microsoft.bmp no 'OS/2 2.x BMP, 64-byte BITMAPINFOHEADER2, 24bpp' -- "${SY[@]}" bmp-os2v2 @OUT@
+
+# ================================================================ ICO / CUR / ICNS
+make ico/imagemagick               com.microsoft.ico no -- convert $S/rose.png -define icon:auto-resize=32,16 ICO:@OUT@
+make ico/pillow-png-entries        com.microsoft.ico no -- "${PE[@]}" pil $S/rose.png @OUT@ ICO 'sizes=[(16,16),(32,32)]'
+make ico/netpbm-winicon            com.microsoft.ico no -- bash -c "pamtowinicon $S/rose.ppm > @OUT@"
+# ImageMagick 6's CUR: coder writes an icon (ICONDIR type 1), so the bytes are ICO
+make ico/imagemagick-cur-coder-writes-ico com.microsoft.ico no -- convert $S/rose16.png CUR:@OUT@
+synth ico/cursor                   com.microsoft.cur no 'CUR = real ICO from ImageMagick with ICONDIR type set to 2 and hotspot (0,0) in each entry' -- "${SY[@]}" cur-from-ico @OUT@ ico/imagemagick
+synth ico/cursor-png-entries       com.microsoft.cur no 'CUR = real Pillow ICO (PNG entries) with ICONDIR type set to 2 and hotspot (0,0)' -- "${SY[@]}" cur-from-ico @OUT@ ico/pillow-png-entries
+make icns/png2icns                 com.apple.icns no -- png2icns @OUT.icns@ $S/rose.png $S/rose16.png
+make icns/pillow                   com.apple.icns no -- "${PE[@]}" pil $S/flat.png @OUT@ ICNS
+
+# ================================================================ JPEG 2000
+make jpeg2000/jp2-openjpeg         public.jpeg-2000 no -- opj_compress -i $S/rose.ppm -o @OUT.jp2@
+make jpeg2000/j2k-openjpeg         public.jpeg-2000 no -- opj_compress -i $S/rose.ppm -o @OUT.j2k@
+make jpeg2000/j2k-openjpeg-lossy   public.jpeg-2000 no -- opj_compress -r 20 -i $S/rose.ppm -o @OUT.j2c@
+make jpeg2000/jp2-imagemagick      public.jpeg-2000 no -- convert $S/rose.png JP2:@OUT@
+make jpeg2000/j2k-imagemagick      public.jpeg-2000 no -- convert $S/rose.png J2K:@OUT@
+# ImageMagick's JPM: coder writes a plain JP2 (brand 'jp2 '); no JPX/JPM writer is installed
+make jpeg2000/jpm-coder-writes-jp2-imagemagick public.jpeg-2000 no -- convert $S/rose.png JPM:@OUT@
+make jpeg2000/jp2-pillow           public.jpeg-2000 no -- "${PE[@]}" pil $S/rose.png @OUT@ JPEG2000 no_jp2=False
+make jpeg2000/j2k-pillow           public.jpeg-2000 no -- "${PE[@]}" pil $S/rose.png @OUT@ JPEG2000 no_jp2=True
+make jpeg2000/jp2-ffmpeg           public.jpeg-2000 no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v jpeg2000 "${BX[@]}" -f image2 -update 1 @OUT.jp2@
+make jpeg2000/j2k-ffmpeg           public.jpeg-2000 no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v jpeg2000 -format j2k "${BX[@]}" -f image2 -update 1 @OUT.j2k@
+make jpeg2000/jp2-imagecodecs      public.jpeg-2000 no -- "${PE[@]}" ic jpeg2k $S/rose.png @OUT@ codecformat=jp2
+make jpeg2000/htj2k-openjph        public.jpeg-2000 no -- "${PE[@]}" ic htj2k $S/rose.png @OUT@
+synth jpeg2000/jpx-brand           public.jpeg-2000 no 'real opj_compress JP2 with the ftyp brand rewritten to jpx (compatible jp2 kept): a JP2 that is also a baseline JPX' -- "${SY[@]}" reftyp @OUT@ jpeg2000/jp2-openjpeg 'jpx '
+synth jpeg2000/jph-brand           public.jpeg-2000 no 'real opj_compress JP2 with the ftyp brand rewritten to jph (HTJ2K file brand; codestream is classic J2K)' -- "${SY[@]}" reftyp @OUT@ jpeg2000/jp2-openjpeg 'jph ' 'jph ' 
+
+# ================================================================ JPEG XL / JPEG XR
+make jxl/codestream-cjxl           public.jpeg-xl no -- cjxl --quiet $S/rose.png @OUT@
+make jxl/codestream-lossless       public.jpeg-xl no -- cjxl --quiet -d 0 $S/rose.png @OUT@
+make jxl/container-cjxl            public.jpeg-xl no -- cjxl --quiet --container=1 $S/rose.png @OUT@
+make jxl/jpeg-reconstruction       public.jpeg-xl no -- cjxl --quiet $S/rose.jpg @OUT@
+make jxl/ffmpeg-libjxl             public.jpeg-xl no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v libjxl "${BX[@]}" -f image2 -update 1 @OUT.jxl@
+make jxl/imagecodecs               public.jpeg-xl no -- "${PE[@]}" ic jpegxl $S/rose.png @OUT@
+make jxr/jxrencapp                 com.microsoft.jpeg-xr no -- JxrEncApp -i $S/rose.bmp -o @OUT.jxr@ -q 80
+make jxr/jxrencapp-lossless        com.microsoft.jpeg-xr no -- JxrEncApp -i $S/rose.bmp -o @OUT.jxr@ -q 1
+make jxr/imagecodecs-jxrlib        com.microsoft.jpeg-xr no -- "${PE[@]}" ic jpegxr $S/rose.png @OUT@
+
+# ================================================================ WebP
+make webp/lossy-cwebp              org.webmproject.webp no -- cwebp -quiet -q 75 $S/rose.png -o @OUT@
+make webp/lossless-cwebp           org.webmproject.webp no -- cwebp -quiet -lossless $S/rose.png -o @OUT@
+make webp/alpha-lossy-vp8x         org.webmproject.webp no -- cwebp -quiet -q 75 $S/alpha.png -o @OUT@
+make webp/alpha-lossless           org.webmproject.webp no -- cwebp -quiet -lossless $S/alpha.png -o @OUT@
+make webp/exif-vp8x                org.webmproject.webp no -- bash -c "cwebp -quiet -q 75 $S/rose.png -o @OUT@ && exiftool -q -overwrite_original -Make=Canon @OUT@"
+make webp/animated-img2webp        org.webmproject.webp yes -- img2webp -loop 0 -d 200 $S/f1.png $S/f2.png $S/f3.png -o @OUT@
+make webp/animated-gif2webp        org.webmproject.webp yes -- gif2webp -quiet gif/animated -o @OUT@
+make webp/animated-pillow          org.webmproject.webp yes -- "${PE[@]}" pilall @OUT@ WEBP $S/f1.png $S/f2.png duration=200 loop=0
+make webp/imagemagick              org.webmproject.webp no -- convert $S/rose.png WEBP:@OUT@
+make webp/pillow                   org.webmproject.webp no -- "${PE[@]}" pil $S/rose.png @OUT@ WEBP quality=70
+make webp/ffmpeg-libwebp           org.webmproject.webp no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v libwebp "${BX[@]}" -f webp @OUT@
+make webp/ffmpeg-animated          org.webmproject.webp yes -- "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=5:duration=0.6 -c:v libwebp_anim -loop 0 "${BX[@]}" -f webp @OUT@
+
+# ================================================================ HEIF family
+make heif/heic-heif-enc            public.heic no -- heif-enc -q 50 -o @OUT.heic@ $S/rose.png
+make heif/heic-10bit               public.heic no -- heif-enc -q 50 -b 10 -o @OUT.heic@ $S/gray16.png
+make heif/heic-alpha               public.heic no -- heif-enc -q 50 -o @OUT.heic@ $S/alpha.png
+make heif/heic-thumbnail           public.heic no -- heif-enc -q 50 -t 8 -o @OUT.heic@ $S/rose.png
+make heif/heic-collection          public.heic no -- heif-enc -q 40 -o @OUT.heic@ $S/f1.png $S/f2.png
+make heif/heic-imagemagick         public.heic no -- convert $S/rose.png -quality 50 HEIC:@OUT@
+make heif/heic-pillow-heif         public.heic no -- "${PE[@]}" heif $S/rose.png @OUT@ quality=50
+make heif/avif-heif-enc            public.avif no -- heif-enc -A -q 50 -o @OUT.avif@ $S/rose.png
+make heif/avif-still               public.avif no -- avifenc -s 10 $S/rose.png @OUT.avif@
+make heif/avif-lossless            public.avif no -- avifenc -s 10 -l $S/rose.png @OUT.avif@
+make heif/avif-alpha               public.avif no -- avifenc -s 10 $S/alpha.png @OUT.avif@
+make heif/avif-imagemagick         public.avif no -- convert $S/rose.png -quality 50 AVIF:@OUT@
+make heif/avif-pillow              public.avif no -- "${PE[@]}" pil $S/rose.png @OUT@ AVIF quality=50
+make heif/avif-ffmpeg              public.avif no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v libaom-av1 -cpu-used 8 "${BX[@]}" -f avif @OUT@
+make heif/avif-imagecodecs         public.avif no -- "${PE[@]}" ic avif $S/rose.png @OUT@
+make heif/avis-avifenc             public.avis yes -- avifenc -s 10 --fps 5 $S/f1.png $S/f2.png $S/f3.png @OUT.avifs@
+make heif/avis-ffmpeg              public.avis yes -- "${FF[@]}" -framerate 5 -i $S/f%d.png -c:v libaom-av1 -cpu-used 8 "${BX[@]}" -f avif @OUT@
+make heif/avis-pillow              public.avis yes -- "${PE[@]}" pilall @OUT@ AVIF $S/f1.png $S/f2.png duration=200
+# ffmpeg's mov muxer with a forced major brand: real HEVC / AVC sequences in an ISO-BMFF track
+make heif/heics-ffmpeg-brand-hevc  public.heics yes -- "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=5:duration=0.6 -c:v libx265 -x265-params log-level=none -pix_fmt yuv420p -brand hevc "${BX[@]}" -f mp4 @OUT@
+make heif/avcs-ffmpeg-brand-avcs   public.avcs yes -- "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=5:duration=0.6 -c:v libx264 -x264-params log-level=none -pix_fmt yuv420p -brand avcs "${BX[@]}" -f mp4 @OUT@
+make heif/heifs-ffmpeg-brand-msf1  public.heifs yes -- "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=5:duration=0.6 -c:v libx265 -x265-params log-level=none -pix_fmt yuv420p -brand msf1 "${BX[@]}" -f mp4 @OUT@
+# ftyp rewrites of real encoder output (same box size, offsets unchanged)
+synth heif/avif-major-mif1         public.avif no 'real avifenc AVIF with ftyp major brand rewritten to mif1 (compatible brands avif mif1 miaf MA1A kept)' -- "${SY[@]}" reftyp @OUT@ heif/avif-still mif1
+synth heif/heic-major-mif1         public.heic no 'real heif-enc HEIC with ftyp major brand rewritten to mif1 (compatible mif1 heic miaf kept)' -- "${SY[@]}" reftyp @OUT@ heif/heic-heif-enc mif1
+synth heif/heif-hevc-mif1-only     public.heif no 'real heif-enc HEIC with ftyp rewritten to major mif1, compatible mif1 miaf iso8 (no heic brand)' -- "${SY[@]}" reftyp @OUT@ heif/heic-heif-enc mif1 mif1 miaf iso8
+synth heif/heif-jpeg-item          public.heif no 'HEIF (ISO/IEC 23008-12 Annex H) ftyp mif1/mif1, meta with one jpeg item holding a real ImageMagick JPEG' -- "${SY[@]}" heif-jpeg @OUT@ $S/rose.jpg 32 32
+synth heif/heifs-avifenc-msf1      public.heifs yes 'real avifenc AV1 image sequence with ftyp rewritten to major msf1, compatible msf1 iso8 mif1 miaf (no avif/avis brand)' -- "${SY[@]}" reftyp @OUT@ heif/avis-avifenc msf1 msf1 iso8 mif1 miaf msf1 iso8 mif1
+synth heif/heics-avifenc-hevc      public.heics yes 'image sequence (pict track) from avifenc with ftyp rewritten to major hevc, compatible msf1 hevc iso8 mif1 (payload is AV1, brands say HEVC)' -- "${SY[@]}" reftyp @OUT@ heif/avis-avifenc hevc msf1 hevc iso8 mif1 miaf msf1 hevc
+synth heif/avci-x264               public.avci no 'AVCI still: ftyp avci/mif1 avci miaf, meta with avc1 item = IDR of a real libx264 stream, avcC from its SPS/PPS' -- "${SY[@]}" avci @OUT@ $S/still.h264 32 32
+
+# ================================================================ PSD / TGA / PICT / EXR / HDR
+make psd/imagemagick               com.adobe.photoshop-image no -- convert $S/rose.png PSD:@OUT@
+make psd/imagemagick-layers        com.adobe.photoshop-image no -- convert $S/f1.png $S/f1.png $S/f2.png PSD:@OUT@
+make psd/imagemagick-rle-alpha     com.adobe.photoshop-image no -- convert $S/alpha.png -compress RLE PSD:@OUT@
+make psd/psb-imagemagick           com.adobe.photoshop-large-image no -- convert $S/rose.png PSB:@OUT@
+make tga/imagemagick-no-footer     com.truevision.tga-image no -- convert $S/rose.png TGA:@OUT@
+make tga/imagemagick-rle           com.truevision.tga-image no -- convert $S/rose.png -compress RLE TGA:@OUT@
+make tga/imagemagick-gray          com.truevision.tga-image no -- convert $S/gray.png -colorspace Gray TGA:@OUT@
+make tga/pillow-footer             com.truevision.tga-image no -- "${PE[@]}" pil $S/rose.png @OUT@ TGA
+make tga/pillow-rle-footer         com.truevision.tga-image no -- "${PE[@]}" pil $S/alpha.png @OUT@ TGA rle=True
+make tga/netpbm                    com.truevision.tga-image no -- bash -c "pamtotga $S/rose.ppm > @OUT@"
+make tga/ffmpeg                    com.truevision.tga-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v targa "${BX[@]}" -f image2 -update 1 @OUT.tga@
+make pict/imagemagick              com.apple.pict no -- convert $S/rose.png PICT:@OUT@
+make pict/netpbm-ppmtopict         com.apple.pict no -- bash -c "pnmquant 200 $S/rose.ppm 2>/dev/null | ppmtopict 2>/dev/null > @OUT@"
+make pict/headerless-imagemagick   com.apple.pict no -- bash -c "tail -c +513 pict/imagemagick > @OUT@"
+make pict/graphicsmagick           com.apple.pict no -- gm convert $S/rose.png PICT:@OUT@
+make exr/openexr-zip               com.ilm.openexr-image no -- "${PE[@]}" exr @OUT@ ZIP_COMPRESSION
+make exr/openexr-piz               com.ilm.openexr-image no -- "${PE[@]}" exr @OUT@ PIZ_COMPRESSION
+make exr/ffmpeg                    com.ilm.openexr-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v exr -pix_fmt gbrpf32le "${BX[@]}" -f image2 -update 1 @OUT.exr@
+make hdr/imagemagick               public.radiance no -- convert $S/rose.png HDR:@OUT@
+make hdr/imagecodecs-rgbe          public.radiance no -- "${PE[@]}" ic rgbe $S/rose.png @OUT@ dtype=float32
+
+# ================================================================ netpbm family
+make netpbm/p1-plain-pbm           public.pbm no -- convert $S/rose.pbm -compress none PBM:@OUT@
+make netpbm/p4-raw-pbm             public.pbm no -- convert $S/rose.pbm PBM:@OUT@
+make netpbm/p1-pnmtoplainpnm       public.pbm no -- bash -c "pnmtoplainpnm $S/rose.pbm > @OUT@"
+make netpbm/p4-ffmpeg              public.pbm no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v pbm "${BX[@]}" -f image2 -update 1 @OUT.pbm@
+make netpbm/p2-plain-pgm           net.sourceforge.netpbm.pgm no -- convert $S/rose.png -colorspace Gray -compress none PGM:@OUT@
+make netpbm/p5-raw-pgm             net.sourceforge.netpbm.pgm no -- convert $S/rose.png -colorspace Gray PGM:@OUT@
+make netpbm/p5-16bit-pgm           net.sourceforge.netpbm.pgm no -- convert $S/gray16.png -depth 16 PGM:@OUT@
+make netpbm/p5-ffmpeg              net.sourceforge.netpbm.pgm no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v pgm "${BX[@]}" -f image2 -update 1 @OUT.pgm@
+make netpbm/p3-plain-ppm           net.sourceforge.netpbm.ppm no -- convert $S/rose.png -compress none PPM:@OUT@
+make netpbm/p6-raw-ppm             net.sourceforge.netpbm.ppm no -- convert $S/rose.png PPM:@OUT@
+make netpbm/p6-pillow              net.sourceforge.netpbm.ppm no -- "${PE[@]}" pil $S/rose.png @OUT@ PPM
+make netpbm/p6-ffmpeg              net.sourceforge.netpbm.ppm no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v ppm "${BX[@]}" -f image2 -update 1 @OUT.ppm@
+make netpbm/p3-with-comment        net.sourceforge.netpbm.ppm no -- bash -c "pnmtoplainpnm $S/rose.ppm | sed '1a # a comment line after the magic' > @OUT@"
+make netpbm/p7-pam-imagemagick     net.sourceforge.netpbm.pam no -- convert $S/alpha.png PAM:@OUT@
+make netpbm/p7-pam-netpbm          net.sourceforge.netpbm.pam no -- bash -c "pamtopam < $S/rose.ppm > @OUT@"
+make netpbm/p7-pam-ffmpeg          net.sourceforge.netpbm.pam no -- "${FF[@]}" -i $S/alpha.png -frames:v 1 -c:v pam "${BX[@]}" -f image2 -update 1 @OUT.pam@
+make netpbm/pfm-color-imagemagick  net.sourceforge.netpbm.pfm no -- convert $S/rose.png PFM:@OUT@
+make netpbm/pfm-netpbm             net.sourceforge.netpbm.pfm no -- bash -c "pamtopfm $S/rose.ppm > @OUT@"
+make netpbm/pfm-gray-netpbm        net.sourceforge.netpbm.pfm no -- bash -c "pamtopfm $S/rose.pgm > @OUT@"
+make netpbm/pfm-ffmpeg             net.sourceforge.netpbm.pfm no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v pfm -pix_fmt gbrpf32le "${BX[@]}" -f image2 -update 1 @OUT.pfm@
+make netpbm/phm-ffmpeg             net.sourceforge.netpbm.phm no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v phm "${BX[@]}" -f image2 -update 1 @OUT.phm@
+
+# ================================================================ SGI / DDS / textures
+make sgi/imagemagick               com.sgi.sgi-image no -- convert $S/rose.png SGI:@OUT@
+make sgi/imagemagick-rle           com.sgi.sgi-image no -- convert $S/rose.png -compress RLE SGI:@OUT@
+make sgi/netpbm                    com.sgi.sgi-image no -- bash -c "pnmtosgi $S/rose.ppm > @OUT@"
+make sgi/pillow                    com.sgi.sgi-image no -- "${PE[@]}" pil $S/rose.png @OUT@ SGI
+make sgi/ffmpeg                    com.sgi.sgi-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v sgi "${BX[@]}" -f image2 -update 1 @OUT.sgi@
+make dds/imagemagick-dxt1          com.microsoft.dds no -- convert $S/rose.png -define dds:compression=dxt1 -define dds:mipmaps=0 DDS:@OUT@
+make dds/imagemagick-dxt5          com.microsoft.dds no -- convert $S/alpha.png -define dds:compression=dxt5 -define dds:mipmaps=0 DDS:@OUT@
+make dds/imagemagick-uncompressed  com.microsoft.dds no -- convert $S/rose.png -define dds:compression=none -define dds:mipmaps=0 DDS:@OUT@
+make dds/pillow-rgba               com.microsoft.dds no -- "${PE[@]}" pil $S/alpha.png @OUT@ DDS
+make dds/pillow-dxt1               com.microsoft.dds no -- "${PE[@]}" pil $S/rose.png @OUT@ DDS pixel_format=DXT1
+synth ktx/ktx1-rgba8               org.khronos.ktx no 'KTX 1.1: identifier, endianness 0x04030201, GL_RGBA/GL_RGBA8 8x8, 1 face, 1 mip, KTXorientation key/value, imageSize + texels' -- "${SY[@]}" ktx @OUT@
+synth ktx/ktx2-rgba8               org.khronos.ktx2 no 'KTX 2.0: identifier, vkFormat 37 R8G8B8A8_UNORM 8x8, index, level index, basic DFD, KTXwriter key/value, level data' -- "${SY[@]}" ktx2 @OUT@
+synth astc/astcenc-4x4             org.khronos.astc no '.astc 16-byte header (13 AB A1 5C, 4x4x1 blocks, 32x32x1) around 128-bit blocks compressed by the real ARM astc-encoder (astc-encoder-py)' -- "${SY[@]}" astc-header @OUT@ $S/rose.astcblocks 4 4 32 32
+synth astc/void-extent             org.khronos.astc no '.astc header + four hand-made void-extent (constant colour) 4x4 blocks, 8x8 image' -- "${SY[@]}" astc-void @OUT@
+synth pvr/pvr3-rgba8888            public.pvr no 'PVR v3 52-byte header (0x03525650, pixel format rgba8888, 8x8, 1 surface/face/mip, no metadata) + texels' -- "${SY[@]}" pvr3 @OUT@
+synth pvr/pvr2-legacy              public.pvr no 'legacy PVR v2 52-byte header (size 52, OGL_RGBA_8888, "PVR!" at 44) + texels' -- "${SY[@]}" pvr2 @OUT@
+
+# ================================================================ X11 / PCX / QOI / FITS / DICOM
+make x11/xbm-imagemagick           public.xbitmap-image no -- convert $S/rose.pbm XBM:@OUT@
+make x11/xbm-netpbm                public.xbitmap-image no -- bash -c "pbmtoxbm $S/rose.pbm > @OUT@"
+make x11/xbm-x10-netpbm            public.xbitmap-image no -- bash -c "pbmtoxbm -x10 $S/rose.pbm > @OUT@"
+make x11/xbm-pillow                public.xbitmap-image no -- "${PE[@]}" pil $S/rose.pbm @OUT@ XBM
+make x11/xbm-ffmpeg                public.xbitmap-image no -- "${FF[@]}" -i $S/rose.pbm -frames:v 1 -c:v xbm "${BX[@]}" -f image2 -update 1 @OUT.xbm@
+make x11/xpm-imagemagick           org.x.xpixmap-image no -- convert $S/rose16.png XPM:@OUT@
+make x11/xpm-netpbm                org.x.xpixmap-image no -- bash -c "pnmquant 16 $S/rose.ppm 2>/dev/null | ppmtoxpm 2>/dev/null > @OUT@"
+make x11/xwd-imagemagick           org.x.xwd-image no -- convert $S/rose.png XWD:@OUT@
+make x11/xwd-netpbm                org.x.xwd-image no -- bash -c "pnmtoxwd $S/rose.ppm > @OUT@"
+make x11/xwd-ffmpeg                org.x.xwd-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v xwd "${BX[@]}" -f image2 -update 1 @OUT.xwd@
+make pcx/imagemagick               com.zsoft.pcx-image no -- convert $S/rose.png PCX:@OUT@
+make pcx/netpbm                    com.zsoft.pcx-image no -- bash -c "ppmtopcx $S/rose.ppm 2>/dev/null > @OUT@"
+make pcx/pillow                    com.zsoft.pcx-image no -- "${PE[@]}" pil $S/rose.png @OUT@ PCX
+make pcx/ffmpeg                    com.zsoft.pcx-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v pcx "${BX[@]}" -f image2 -update 1 @OUT.pcx@
+make pcx/dcx-imagemagick           com.zsoft.dcx-image no -- convert $S/f1.png $S/f2.png DCX:@OUT@
+make qoi/pillow                    org.qoiformat.qoi-image no -- "${PE[@]}" pil $S/rose.png @OUT@ QOI
+make qoi/pillow-rgba               org.qoiformat.qoi-image no -- "${PE[@]}" pil $S/alpha.png @OUT@ QOI
+make qoi/netpbm                    org.qoiformat.qoi-image no -- bash -c "pamtoqoi $S/rose.ppm > @OUT@"
+make qoi/ffmpeg                    org.qoiformat.qoi-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v qoi "${BX[@]}" -f image2 -update 1 @OUT.qoi@
+make qoi/imagecodecs               org.qoiformat.qoi-image no -- "${PE[@]}" ic qoi $S/rose.png @OUT@
+make fits/imagemagick              gov.nasa.fits-image no -- convert $S/rose.png FITS:@OUT@
+make fits/netpbm                   gov.nasa.fits-image no -- bash -c "pamtofits $S/rose.pgm > @OUT@"
+make fits/ffmpeg                   gov.nasa.fits-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v fits "${BX[@]}" -f fits @OUT@
+make dicom/pydicom                 org.nema.dicom no -- "${PE[@]}" dicom @OUT@
+
+# ================================================================ SVG (text) and friends
+text svg/xml-prolog public.svg-image 'SVG with <?xml prolog' <<'EOF'
+<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">
+  <rect x="2" y="2" width="12" height="12" fill="#c33"/>
+</svg>
+EOF
+text svg/bare-svg public.svg-image 'SVG starting directly with <svg' <<'EOF'
+<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><circle cx="8" cy="8" r="6" fill="navy"/></svg>
+EOF
+text svg/doctype-and-comments public.svg-image 'SVG with prolog, comments and a DOCTYPE before the root' <<'EOF'
+<?xml version="1.0" encoding="utf-8"?>
+<!-- Generator: a hand-written test file, not an illustration program -->
+<!-- A second comment, so that the root element starts well after byte 200.
+     ImageSniff must look past comments and the DOCTYPE to find <svg. -->
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+<svg version="1.1" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+     width="16px" height="16px" viewBox="0 0 16 16">
+  <polygon points="8,1 15,15 1,15" fill="#2a2"/>
+</svg>
+EOF
+text svg/utf8-bom public.svg-image 'SVG with a UTF-8 byte order mark before <?xml' < <(printf '\xef\xbb\xbf<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>\n')
+make svg/netpbm-pamtosvg           public.svg-image no -- bash -c "pamtosvg $S/rose.pbm 2>/dev/null > @OUT@"
+make svg/svgz-gzip                 org.gnu.gnu-zip-archive no -- bash -c "gzip -9n < svg/xml-prolog > @OUT@"
+make wbmp/imagemagick              org.openmobilealliance.wbmp-image no -- convert $S/rose.pbm WBMP:@OUT@
+make wbmp/netpbm                   org.openmobilealliance.wbmp-image no -- bash -c "pbmtowbmp $S/rose.pbm > @OUT@"
+make sun/imagemagick               com.sun.raster-image no -- convert $S/rose.png SUN:@OUT@
+make sun/imagemagick-rle           com.sun.raster-image no -- convert $S/rose.png -compress RLE SUN:@OUT@
+make sun/netpbm                    com.sun.raster-image no -- bash -c "pnmtorast $S/rose.ppm > @OUT@"
+make sun/ffmpeg                    com.sun.raster-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v sunrast "${BX[@]}" -f image2 -update 1 @OUT.sun@
+make dpx/imagemagick-be            org.smpte.dpx-image no -- convert $S/rose.png DPX:@OUT@
+make dpx/ffmpeg                    org.smpte.dpx-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v dpx "${BX[@]}" -f image2 -update 1 @OUT.dpx@
+make cineon/imagemagick            com.kodak.cineon-image no -- convert $S/rose.png CIN:@OUT@
+synth flif/still-rgba              info.flif.flif-image no 'FLIF header only ("FLIF", 0x34 RGBA non-interlaced, 1 byte/channel, varint w-1/h-1) + placeholder bytes; no FLIF encoder' -- "${SY[@]}" flif @OUT@
+synth flif/animated                info.flif.flif-image yes 'FLIF header only, format byte c (animated interlaced), 3 frames; no FLIF encoder' -- "${SY[@]}" flif-anim @OUT@
+synth bpg/header                   org.bellard.bpg no 'BPG header ("BPG" FB, 4:2:0 8-bit, ue7 16x16, picture length) + placeholder payload; no BPG encoder' -- "${SY[@]}" bpg @OUT@
+synth farbfeld/rgba16              org.suckless.farbfeld no 'farbfeld: magic, BE u32 8x8, BE 16-bit RGBA pixels (complete, valid file)' -- "${SY[@]}" farbfeld @OUT@
+synth xcf/v011-empty               org.gimp.xcf no 'XCF "gimp xcf v011": 16x16 RGB, precision, PROP_COMPRESSION, PROP_END, empty 64-bit layer/channel lists' -- "${SY[@]}" xcf @OUT@ 11
+synth xcf/v0-file                  org.gimp.xcf no 'XCF "gimp xcf file" (version 0): 16x16 RGB, PROP_COMPRESSION, PROP_END, empty layer/channel lists' -- "${SY[@]}" xcf @OUT@ 0
+synth ora/python-zipfile           org.openraster.ora no 'OpenRaster zip via python zipfile: mimetype (stored, first) = image/openraster, stack.xml, ImageMagick PNG layer, thumbnail, mergedimage' -- "${SY[@]}" ora @OUT@ $S/rose.png $S/thumb16.png
+make miff/imagemagick              org.imagemagick.miff no -- convert $S/rose.png +set date:create +set date:modify MIFF:@OUT@
+make mng/imagemagick-single        org.libpng.mng no -- convert $S/rose.png +set date:create +set date:modify "${NOPNGDATE[@]}" MNG:@OUT@
+make mng/imagemagick-frames        org.libpng.mng yes -- convert -delay 20 $S/f1.png $S/f2.png $S/f3.png +set date:create +set date:modify "${NOPNGDATE[@]}" MNG:@OUT@
+make mng/jng-imagemagick           org.libpng.jng no -- convert $S/rose.png JNG:@OUT@
+make macpaint/netpbm-pbmtomacp     com.apple.macpaint-image no -- bash -c "pbmtomacp $S/rose.pbm > @OUT@"
+make djvu/c44-iw44                 org.djvu.djvu no -- c44 $S/rose.ppm @OUT.djvu@
+make djvu/cjb2-bilevel             org.djvu.djvu no -- cjb2 $S/rose.pbm @OUT.djvu@
+
+# ================================================================ PDF / PostScript
+# (ImageMagick's PS/EPS/PDF coders are disabled by Debian's security policy; ghostscript and netpbm write them)
+# (ghostscript's ps2write/eps2write output is ~160 KB of procsets, too big for the corpus)
+make ps/postscript-netpbm-setpage  com.adobe.postscript no -- bash -c "pnmtops -nocenter -setpage -noturn $S/rose.pbm 2>/dev/null > @OUT@"
+make ps/postscript-netpbm-gray     com.adobe.postscript no -- bash -c "pnmtops -nocenter -setpage -noturn -rle $S/rose.pgm 2>/dev/null > @OUT@"
+make ps/eps-netpbm-pnmtops         com.adobe.encapsulated-postscript no -- bash -c "pnmtops -nocenter $S/rose.pbm 2>/dev/null > @OUT@"
+make ps/eps-netpbm-pbmtoepsi       com.adobe.encapsulated-postscript no -- bash -c "pbmtoepsi $S/rose.pbm 2>/dev/null > @OUT@"
+make ps/eps-pillow                 com.adobe.encapsulated-postscript no -- "${PE[@]}" pil $S/rose16.png @OUT@ EPS
+synth ps/eps-dos-binary            com.adobe.encapsulated-postscript no 'DOS binary EPS: 30-byte C5D0D3C6 header with offsets to a real pnmtops EPS section and a real ImageMagick TIFF preview' -- "${SY[@]}" eps-dos @OUT@ ps/eps-netpbm-pnmtops $S/rose.tif
+make document/pdf-pillow           com.adobe.pdf no -- "${PE[@]}" pil $S/rose.png @OUT@ PDF
+make document/pdf-ghostscript      com.adobe.pdf no -- gs -q -dBATCH -dNOPAUSE -dSAFER -sDEVICE=pdfwrite -sOutputFile=@OUT@ ps/postscript-netpbm-setpage
+make document/pdf-img2pdf-like-pillow-multipage com.adobe.pdf no -- "${PE[@]}" pilall @OUT@ PDF $S/f1.png $S/f2.png
+
+# ================================================================ Camera RAW
+make raw/dng-pidng                 com.adobe.raw-image no -- "${PE[@]}" dng @OUT@
+synth raw/cr2                      com.canon.cr2-raw-image no 'CR2: II*, IFD0@16, "CR" 02 00 @8, JPEG thumbnail IFD0, IFD1/IFD2, raw IFD3 with a real lossless JPEG (SOF3) and 0xC640' -- "${SY[@]}" cr2 @OUT@ $S/thumb8.jpg $S/gray.ljpeg
+synth raw/crw                      com.canon.crw-raw-image no 'CRW (CIFF): II, header length 0x1A, HEAPCCDR, heap with Make/Model (0x080A) and ImageInfo (0x1810), directory offset at heap end' -- "${SY[@]}" crw @OUT@
+synth raw/cr3                      com.canon.cr3-raw-image no 'CR3: ftyp crx , moov with Canon uuid 85c0b687-820f-11e0-8111-f4ce462b6a48 holding CNCV "CanonCR3_001/01.09.00/00.00.00", CCTP, CMT1 (TIFF, Make Canon), mvhd; mdat JPEG' -- "${SY[@]}" cr3 @OUT@ $S/thumb8.jpg CanonCR3_001/01.09.00/00.00.00
+synth raw/nef                      com.nikon.raw-image no 'NEF (BE): Make NIKON CORPORATION, IFD0 RGB thumbnail, SubIFD 0x014A CFA raw with Compression 34713, Exif IFD with Nikon type-3 MakerNote' -- "${SY[@]}" nef @OUT@
+synth raw/nef-uncompressed         com.nikon.raw-image no 'NEF (LE): Make NIKON CORPORATION, SubIFD CFA raw Compression 1, Nikon MakerNote' -- "${SY[@]}" nef-le @OUT@
+synth raw/nrw                      com.nikon.nrw-raw-image no 'NRW: Make NIKON CORPORATION, IFD0 Compression 6 JPEG thumbnail (real JPEG), SubIFD CFA raw, Nikon MakerNote' -- "${SY[@]}" nrw @OUT@ $S/thumb8.jpg
+synth raw/arw                      com.sony.arw-raw-image no 'ARW: Make SONY Model ILCE-7M3, IFD0 0x7000 SonyRawFileType + 0xC634 SR2Private pointer, SubIFD CFA raw Compression 32767' -- "${SY[@]}" sony @OUT@ ILCE-7M3 arw
+synth raw/sr2                      com.sony.sr2-raw-image no 'SR2: Make SONY Model DSC-R1, IFD0 0xC634 SR2Private pointer, SubIFD CFA raw' -- "${SY[@]}" sony @OUT@ DSC-R1 sr2
+synth raw/srf                      com.sony.raw-image no 'SRF: Make SONY Model DSC-F828, IFD0 0xC634, SubIFD CFA raw' -- "${SY[@]}" sony @OUT@ DSC-F828 srf
+synth raw/orf-iiro                 com.olympus.raw-image no 'ORF "IIRO" header, IFD0 Make OLYMPUS IMAGING CORP., CFA strip, Olympus MakerNote' -- "${SY[@]}" orf @OUT@ IIRO
+synth raw/orf-iirs                 com.olympus.raw-image no 'ORF "IIRS" header variant, Olympus IFD0' -- "${SY[@]}" orf @OUT@ IIRS
+synth raw/orf-mmor                 com.olympus.raw-image no 'ORF "MMOR" big-endian header, Olympus IFD0' -- "${SY[@]}" orf @OUT@ MMOR
+synth raw/rw2                      com.panasonic.rw2-raw-image no 'RW2: "IIU\0", IFD0@0x18, bytes 8-23 = 88 E7 74 D8 F8 25 1D 4D 94 7A 6E 77 82 2B 5D 6A, Panasonic raw IFD tags, Make Panasonic' -- "${SY[@]}" panasonic @OUT@ rw2
+synth raw/rwl                      com.leica.rwl-raw-image no 'RWL: RW2 layout with Make LEICA Model D-LUX 6' -- "${SY[@]}" panasonic @OUT@ rwl
+synth raw/panasonic-raw            com.panasonic.raw-image no 'old Panasonic .RAW: "IIU\0", IFD0 directly at 8 (no 88E774D8 signature), Make Panasonic DMC-FZ30' -- "${SY[@]}" panasonic @OUT@ raw
+synth raw/raf                      com.fuji.raw-image no 'RAF: "FUJIFILMCCD-RAW 0201FF383501", camera name, directory version, BE offsets to a real JPEG preview, CFA header and CFA data' -- "${SY[@]}" raf @OUT@ $S/rose.jpg
+synth raw/x3f                      com.sigma.x3f-raw-image no 'X3F: "FOVb" v2.0 header, "SECd" directory (0 entries) pointed to by the last 4 bytes' -- "${SY[@]}" x3f @OUT@
+synth raw/mrw                      com.konicaminolta.raw-image no 'MRW: "\0MRM" + block length, "\0PRD" block, "\0TTW" block holding a TIFF (Make KONICA MINOLTA), raw data' -- "${SY[@]}" mrw @OUT@
+synth raw/rwz                      com.rawzor.rwz-raw-image no 'RWZ: 46-byte Rawzor header ("rawzor", SDK versions 199, sizes, metadata offset) + empty 44-byte metadata header + zero payload (no Rawzor codec)' -- "${SY[@]}" rwz @OUT@
+synth raw/pef                      com.pentax.raw-image no 'PEF: Make "PENTAX Corporation" Model "PENTAX K10D", IFD0 CFA raw Compression 65535' -- "${SY[@]}" tiff-raw @OUT@ 'PENTAX Corporation' 'PENTAX K10D' 65535 ifd0
+synth raw/srw                      com.samsung.raw-image no 'SRW: Make SAMSUNG Model NX100, SubIFD CFA raw Compression 32770' -- "${SY[@]}" tiff-raw @OUT@ SAMSUNG NX100 32770 sub
+synth raw/3fr                      com.hasselblad.3fr-raw-image no '3FR: Make Hasselblad Model "Hasselblad H3D", SubIFD CFA raw Compression 1' -- "${SY[@]}" tiff-raw @OUT@ Hasselblad 'Hasselblad H3D' 1 sub
+synth raw/fff-imacon               com.hasselblad.fff-raw-image no 'FFF: Make Imacon Model "Ixpress 384", Software "Flexcolor 4.0.3", IFD0 CFA raw Compression 1' -- "${SY[@]}" tiff-raw @OUT@ Imacon 'Ixpress 384' 1 ifd0 'Flexcolor 4.0.3'
+synth raw/fff-hasselblad-flexcolor com.hasselblad.fff-raw-image no 'FFF: Make Hasselblad Model "Hasselblad H3D", Software "FlexColor 4.8.4", IFD0 CFA raw Compression 1 (3FR vs FFF rule unverified)' -- "${SY[@]}" tiff-raw @OUT@ Hasselblad 'Hasselblad H3D' 1 ifd0 'FlexColor 4.8.4'
+synth raw/erf                      com.epson.raw-image no 'ERF: Make "SEIKO EPSON CORP." Model R-D1, SubIFD CFA raw Compression 32769' -- "${SY[@]}" tiff-raw @OUT@ 'SEIKO EPSON CORP.' R-D1 32769 sub
+synth raw/dcr                      com.kodak.raw-image no 'DCR: Make Kodak Model "DCS Pro 14N", SubIFD CFA raw Compression 65000' -- "${SY[@]}" tiff-raw @OUT@ Kodak 'DCS Pro 14N' 65000 sub
+synth raw/kdc                      com.kodak.raw-image no 'KDC: Make "EASTMAN KODAK COMPANY" Model "KODAK EASYSHARE Z1015 IS", IFD0 CFA raw Compression 32867' -- "${SY[@]}" tiff-raw @OUT@ 'EASTMAN KODAK COMPANY' 'KODAK EASYSHARE Z1015 IS' 32867 ifd0
+synth raw/mos                      com.leafamerica.raw-image no 'MOS: Make Leaf Model "Aptus 75", IFD0 CFA raw, Leaf private tag 0x8606 (PKTS)' -- "${SY[@]}" tiff-raw @OUT@ Leaf 'Aptus 75' 1 ifd0
+synth raw/iiq                      com.phaseone.raw-image no 'IIQ: TIFF header, Phase One directory block "IIII\x01waR" at 8 (3 16-byte entries), IFD0 Make "Phase One" Model IQ180' -- "${SY[@]}" iiq @OUT@
+synth raw/mef                      com.mamiya.mef-raw-image no 'MEF: Make "Mamiya-OP Co.,Ltd." Model ZD, IFD0 CFA raw Compression 1' -- "${SY[@]}" tiff-raw @OUT@ 'Mamiya-OP Co.,Ltd.' ZD 1 ifd0
+synth raw/plain-tiff-nikon-make    public.tiff no 'plain RGB TIFF with Make NIKON CORPORATION and Software Capture NX-D, no SubIFD/MakerNote/vendor compression (trap)' -- "${SY[@]}" plain-tiff @OUT@ 'NIKON CORPORATION' 'NIKON D850'
+
+# ================================================================ Neighbours: video / audio
+TS=(-f lavfi -i testsrc=size=32x32:rate=5:duration=0.4)
+SINE=(-f lavfi -i sine=frequency=440:duration=0.2)
+make video/mp4-isom                public.mpeg-4 no -- "${FF[@]}" "${TS[@]}" -c:v libx264 -x264-params log-level=none -pix_fmt yuv420p "${BX[@]}" -f mp4 @OUT@
+make video/mp4-mp42                public.mpeg-4 no -- "${FF[@]}" "${TS[@]}" -c:v mpeg4 -brand mp42 "${BX[@]}" -f mp4 @OUT@
+make video/mp4-faststart           public.mpeg-4 no -- "${FF[@]}" "${TS[@]}" -c:v libx264 -x264-params log-level=none -pix_fmt yuv420p -movflags +faststart "${BX[@]}" -f mp4 @OUT@
+make video/mp4-av1-iso             public.mpeg-4 no -- "${FF[@]}" "${TS[@]}" -c:v libaom-av1 -cpu-used 8 "${BX[@]}" -f mp4 @OUT@
+make video/mp4-mjpeg-single-frame  public.mpeg-4 no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v mjpeg "${BX[@]}" -f mp4 @OUT@
+make audio/m4a                     public.mpeg-4-audio no -- "${FF[@]}" "${SINE[@]}" -c:a aac -b:a 32k "${BX[@]}" @OUT.m4a@
+make video/quicktime-mov           com.apple.quicktime-movie no -- "${FF[@]}" "${TS[@]}" -c:v mjpeg "${BX[@]}" -f mov @OUT@
+make video/3gp                     public.3gpp no -- "${FF[@]}" "${TS[@]}" -c:v mpeg4 "${BX[@]}" -f 3gp @OUT@
+make video/3g2                     public.3gpp no -- "${FF[@]}" "${TS[@]}" -c:v mpeg4 "${BX[@]}" -f 3g2 @OUT@
+synth video/mj2                    org.iso.mj2 no 'Motion JPEG 2000: real ffmpeg MOV with jpeg2000 frames, ftyp replaced by the jP signature box + ftyp mjp2/mjp2, chunk offsets shifted' -- "${SY[@]}" mj2wrap @OUT@ $S/j2k.mov
+synth video/crm                    com.canon.crm-movie no 'CRM: CR3 layout (ftyp crx , Canon uuid box) with CNCV "CanonCRM0001/02.09.00/00.00.00"' -- "${SY[@]}" cr3 @OUT@ $S/thumb8.jpg CanonCRM0001/02.09.00/00.00.00
+make video/webm                    org.webmproject.webm no -- "${FF[@]}" "${TS[@]}" -c:v libvpx -b:v 50k "${BX[@]}" -f webm @OUT@
+make video/mkv                     org.matroska.mkv no -- "${FF[@]}" "${TS[@]}" -c:v ffv1 "${BX[@]}" -f matroska @OUT@
+make video/avi                     public.avi no -- "${FF[@]}" "${TS[@]}" -c:v mjpeg "${BX[@]}" -f avi @OUT@
+make audio/wav                     com.microsoft.waveform-audio no -- "${FF[@]}" "${SINE[@]}" -ar 8000 -c:a pcm_u8 "${BX[@]}" -f wav @OUT@
+make audio/mp3-id3                 public.mp3 no -- "${FF[@]}" "${SINE[@]}" -c:a libmp3lame -b:a 32k -metadata title=ImageSniff -write_xing 0 "${BX[@]}" -f mp3 @OUT@
+make audio/mp3-no-id3              public.mp3 no -- "${FF[@]}" "${SINE[@]}" -c:a libmp3lame -b:a 32k -id3v2_version 0 -write_xing 0 "${BX[@]}" -f mp3 @OUT@
+make archive/zip                   public.zip-archive no -- bash -c "cd svg && TZ=UTC touch -t 202401010000 xml-prolog bare-svg && TZ=UTC zip -q -X - xml-prolog bare-svg > ../@OUT@"
+make archive/zip-with-png          public.zip-archive no -- bash -c "TZ=UTC touch -t 202401010000 png/rgb8 && TZ=UTC zip -q -X -j - png/rgb8 > @OUT@"
+make archive/gzip                  org.gnu.gnu-zip-archive no -- bash -c "gzip -9n < netpbm/p3-plain-ppm > @OUT@"
+
+# ================================================================ Neighbours: text and documents
+text document/pdf-handwritten com.adobe.pdf 'minimal one-page PDF 1.4 (no xref offsets checked)' <<'EOF'
+%PDF-1.4
+1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
+3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 16 16] >> endobj
+trailer << /Root 1 0 R >>
+%%EOF
+EOF
+text text/html public.html 'HTML5 document with an <img>' <<'EOF'
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>not an image</title></head>
+<body><p>This page shows <img src="rose.png" alt="a rose"> but is not itself an image.</p></body></html>
+EOF
+text text/html-lowercase-no-doctype public.html 'HTML fragment starting with <html>' <<'EOF'
+<html><body><svg width="8" height="8"></svg><p>inline svg inside html is still html</p></body></html>
+EOF
+text text/xml public.xml 'generic XML document (not SVG)' <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<catalog><image format="png" href="rose.png"/><note>svg is mentioned here but the root is catalog</note></catalog>
+EOF
+text text/json public.json 'JSON object' <<'EOF'
+{"format": "png", "magic": "\u0089PNG", "width": 32, "height": 32, "animated": false}
+EOF
+text text/json-array public.json 'JSON array' <<'EOF'
+[{"file": "gif/animated", "identifier": "com.compuserve.gif"}, 1, 2.5, true, null]
+EOF
+text text/plain public.plain-text 'plain ASCII text' <<'EOF'
+ImageSniff test corpus: this is a plain text file.
+It contains no magic numbers at all.
+EOF
+text text/trap-gif8 public.plain-text 'text starting with GIF8' <<'EOF'
+GIF8 is the start of a gif, but this file is a sentence about it.
+EOF
+text text/trap-p1 public.plain-text 'text starting with P1 and a space' <<'EOF'
+P1 means something in netpbm; here it is priority one on a todo list.
+EOF
+text text/trap-8bps public.plain-text 'text starting with 8BPS' <<'EOF'
+8BPS notes: Photoshop files begin with these four letters, this one does not.
+EOF
+text text/trap-ps public.plain-text 'text starting with %!PS in a sentence' <<'EOF'
+%!PS in a sentence is how PostScript starts, and this line is only text.
+EOF
+text text/trap-bm public.plain-text 'text starting with BM' <<'EOF'
+BM is a text here, not a bitmap header; BMP files start with these two letters.
+EOF
+text text/trap-ftyp public.plain-text 'text that mentions ftyp and heic at box-like offsets' <<'EOF'
+abcdftypheic mif1 heic: a text mentioning ftyp where an ISO-BMFF box type would be.
+EOF
+text text/trap-riff-webp public.plain-text 'text starting RIFF....WEBP' <<'EOF'
+RIFF WEBP chunks are described in RFC 9649; this is prose about them.
+EOF
+text text/trap-simple public.plain-text 'text starting with SIMPLE (FITS-like word)' <<'EOF'
+SIMPLE things first: FITS headers start with SIMPLE  = T but this is prose.
+EOF
+text text/trap-define-width public.plain-text 'C-like text mentioning _width without an XBM #define' <<'EOF'
+int image_width = 16; /* a C variable, not an X bitmap */
+EOF
+synth data/random-512              public.data no 'pseudo-random bytes, random.Random(42), 512 bytes' -- "${SY[@]}" random @OUT@ 512 42
+synth data/random-64               public.data no 'pseudo-random bytes, random.Random(7), 64 bytes' -- "${SY[@]}" random @OUT@ 64 7
+make data/zeros-1k                 public.data no -- bash -c "head -c 1024 /dev/zero > @OUT@"
+make data/empty-ish-1-byte         public.data no -- bash -c "printf '\\377' > @OUT@"
+make data/truncated-png-signature  public.data no -- bash -c "head -c 6 png/rgb8 > @OUT@"
+make data/truncated-jpeg-soi       public.data no -- bash -c "head -c 2 jpeg/baseline > @OUT@"
+
+# ================================================================ done
+rm -rf .src
+# file(1) report: what libmagic 5.x says about each file (for humans; not used by tests)
+{
+  printf 'file\texpected\tfile -b\n'
+  tail -n +2 "$MANIFEST" | while IFS=$'\t' read -r f id anim how; do
+    printf '%s\t%s\t%s\n' "$f" "$id" "$(file -b "$f" | tr '\t' ' ' | cut -c1-160)"
+  done
+} > file-report.tsv
+n=$(($(wc -l <"$MANIFEST") - 1))
+echo "wrote $n files; manifest: $ROOT/$MANIFEST; total $(du -sk --exclude=.make.log . | cut -f1) KiB"
+if ((${#FAILED[@]})); then
+  echo "FAILED (${#FAILED[@]}): ${FAILED[*]}" >&2
+  exit 1
+fi
+rm -f "$LOG"

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Thin command-line front ends to real encoders that are only reachable from
+Python (PyPI packages): Pillow, pillow-heif, imagecodecs, pidng, pydicom,
+OpenEXR, astc-encoder-py.  Called from make-test-images.sh:
+
+  pyencode.py pil SRC OUT FORMAT [mode=M] [key=value ...]   Pillow Image.save
+  pyencode.py pilall OUT FORMAT SRC... [key=value ...]        Pillow save_all (first SRC + append_images)
+  pyencode.py ic CODEC SRC OUT [mode=M] [key=value ...]       imagecodecs.<CODEC>_encode(pixels)
+  pyencode.py heif SRC OUT [key=value ...]                     pillow-heif (libheif + x265)
+  pyencode.py dng OUT                                          pidng DNGWriter, 16x16 Bayer 12-bit
+  pyencode.py dicom OUT                                        pydicom, 16x16 MONOCHROME2 Secondary Capture
+  pyencode.py exr OUT [compression]                            OpenEXR python bindings, 16x16 half RGB
+  pyencode.py astc SRC OUT BX BY                               astc-encoder-py, raw 128-bit blocks only
+
+Values of key=value are parsed as Python literals when possible (quality=80,
+optimize=True, sizes=[(16,16)]), else kept as strings.
+"""
+import ast
+import sys
+
+
+def kv(args):
+    out = {}
+    rest = []
+    for a in args:
+        if '=' in a and not a.startswith('.') and not a.startswith('/'):
+            k, v = a.split('=', 1)
+            try:
+                out[k] = ast.literal_eval(v)
+            except (ValueError, SyntaxError):
+                out[k] = v
+        else:
+            rest.append(a)
+    return out, rest
+
+
+def open_img(path, mode=None):
+    from PIL import Image
+    im = Image.open(path)
+    im.load()
+    if mode:
+        im = im.convert(mode)
+    return im
+
+
+def cmd_pil(src, out, fmt, *args):
+    o, _ = kv(args)
+    mode = o.pop('mode', None)
+    im = open_img(src, mode)
+    im.save(out, format=fmt, **o)
+
+
+def cmd_pilall(out, fmt, *args):
+    o, srcs = kv(args)
+    mode = o.pop('mode', None)
+    ims = [open_img(s, mode) for s in srcs]
+    ims[0].save(out, format=fmt, save_all=True, append_images=ims[1:], **o)
+
+
+def cmd_ic(codec, src, out, *args):
+    import numpy as np
+    import imagecodecs
+    o, _ = kv(args)
+    mode = o.pop('mode', None)
+    dtype = o.pop('dtype', None)
+    im = open_img(src, mode)
+    a = np.asarray(im)
+    if dtype:
+        a = a.astype(dtype)
+        if dtype == 'uint16':
+            a = a * 257
+    enc = getattr(imagecodecs, codec + '_encode')
+    data = enc(a, **o)
+    with open(out, 'wb') as f:
+        f.write(bytes(data))
+
+
+def cmd_heif(src, out, *args):
+    import pillow_heif
+    o, _ = kv(args)
+    pillow_heif.register_heif_opener()
+    im = open_img(src, 'RGB')
+    im.save(out, format='HEIF', **o)
+
+
+def cmd_dng(out):
+    import numpy as np
+    from pidng.core import RAW2DNG, DNGTags, Tag
+    from pidng.defs import PhotometricInterpretation, CFAPattern, CalibrationIlluminant, DNGVersion, PreviewColorSpace
+    w = h = 16
+    yy, xx = np.mgrid[0:h, 0:w]
+    raw = ((xx * 256 + yy * 128) % 4096).astype(np.uint16)
+    t = DNGTags()
+    t.set(Tag.ImageWidth, w)
+    t.set(Tag.ImageLength, h)
+    t.set(Tag.TileWidth, w)
+    t.set(Tag.TileLength, h)
+    t.set(Tag.Orientation, 1)
+    t.set(Tag.PhotometricInterpretation, PhotometricInterpretation.Color_Filter_Array)
+    t.set(Tag.SamplesPerPixel, 1)
+    t.set(Tag.BitsPerSample, 12)
+    t.set(Tag.CFARepeatPatternDim, [2, 2])
+    t.set(Tag.CFAPattern, CFAPattern.RGGB)
+    t.set(Tag.BlackLevel, 0)
+    t.set(Tag.WhiteLevel, 4095)
+    t.set(Tag.ColorMatrix1, [[1, 1], [0, 1], [0, 1], [0, 1], [1, 1], [0, 1], [0, 1], [0, 1], [1, 1]])
+    t.set(Tag.CalibrationIlluminant1, CalibrationIlluminant.D65)
+    t.set(Tag.AsShotNeutral, [[1, 1], [1, 1], [1, 1]])
+    t.set(Tag.BaselineExposure, [[0, 1]])
+    t.set(Tag.Make, 'ImageSniff')
+    t.set(Tag.Model, 'pidng test')
+    t.set(Tag.DNGVersion, DNGVersion.V1_4)
+    t.set(Tag.DNGBackwardVersion, DNGVersion.V1_2)
+    t.set(Tag.PreviewColorSpace, PreviewColorSpace.sRGB)
+    import os
+    d, name = os.path.split(os.path.abspath(out))
+    r = RAW2DNG()
+    r.options(t, path='', compress=False)
+    r.convert(raw, filename=os.path.join(d, name))
+    # pidng appends ".dng"
+    if os.path.exists(out + '.dng'):
+        os.replace(out + '.dng', out)
+
+
+def cmd_dicom(out):
+    import numpy as np
+    from pydicom.dataset import Dataset, FileMetaDataset
+    from pydicom.uid import ExplicitVRLittleEndian, SecondaryCaptureImageStorage
+    meta = FileMetaDataset()
+    meta.MediaStorageSOPClassUID = SecondaryCaptureImageStorage
+    meta.MediaStorageSOPInstanceUID = '1.2.826.0.1.3680043.8.498.1'
+    meta.TransferSyntaxUID = ExplicitVRLittleEndian
+    meta.ImplementationClassUID = '1.2.826.0.1.3680043.8.498.2'
+    ds = Dataset()
+    ds.file_meta = meta
+    ds.preamble = b'\0' * 128
+    ds.SOPClassUID = SecondaryCaptureImageStorage
+    ds.SOPInstanceUID = meta.MediaStorageSOPInstanceUID
+    ds.StudyInstanceUID = '1.2.826.0.1.3680043.8.498.3'
+    ds.SeriesInstanceUID = '1.2.826.0.1.3680043.8.498.4'
+    ds.Modality = 'OT'
+    ds.PatientName = 'Test^Image'
+    ds.PatientID = '0'
+    ds.Rows = 16
+    ds.Columns = 16
+    ds.SamplesPerPixel = 1
+    ds.PhotometricInterpretation = 'MONOCHROME2'
+    ds.BitsAllocated = 8
+    ds.BitsStored = 8
+    ds.HighBit = 7
+    ds.PixelRepresentation = 0
+    yy, xx = np.mgrid[0:16, 0:16]
+    ds.PixelData = ((xx * 16 + yy) % 256).astype(np.uint8).tobytes()
+    ds.save_as(out, enforce_file_format=True)
+
+
+def cmd_exr(out, compression='ZIP_COMPRESSION'):
+    import numpy as np
+    import OpenEXR
+    yy, xx = np.mgrid[0:16, 0:16]
+    rgb = np.stack([xx / 15.0, yy / 15.0, np.full((16, 16), 0.5)], axis=-1).astype(np.float16)
+    header = {'compression': getattr(OpenEXR, compression), 'type': OpenEXR.scanlineimage}
+    with OpenEXR.File(header, {'RGB': rgb}) as f:
+        f.write(out)
+
+
+def cmd_astc(src, out, bx, by):
+    import astc_encoder as ae
+    im = open_img(src, 'RGBA')
+    bx, by = int(bx), int(by)
+    cfg = ae.ASTCConfig(ae.ASTCProfile.LDR, bx, by, 1, 60, ae.ASTCConfigFlags(0))
+    ctx = ae.ASTCContext(cfg)
+    img = ae.ASTCImage(ae.ASTCType.U8, im.width, im.height, 1, im.tobytes())
+    swz = ae.ASTCSwizzle.from_str('RGBA')
+    data = ctx.compress(img, swz)
+    with open(out, 'wb') as f:
+        f.write(bytes(data))
+
+
+def main(argv):
+    cmd, *args = argv[1:]
+    {'pil': cmd_pil, 'pilall': cmd_pilall, 'ic': cmd_ic, 'heif': cmd_heif, 'dng': cmd_dng,
+     'dicom': cmd_dicom, 'exr': cmd_exr, 'astc': cmd_astc}[cmd](*args)
+
+
+if __name__ == '__main__':
+    main(sys.argv)
