@@ -10,19 +10,36 @@
 #define RENAME_NOREPLACE (1 << 0)
 #endif
 
-int imgsniff_rename_noreplace(int dirfd, const char *from, const char *to) {
-#if defined(__linux__) && defined(SYS_renameat2)
-    long r = syscall(SYS_renameat2, dirfd, from, dirfd, to, RENAME_NOREPLACE);
-    if (r == 0) return 0;
-    if (errno != ENOSYS && errno != EINVAL) return -1;
-#endif
-    /* Fallback: a hard link fails with EEXIST if `to` exists, then drop the old name. */
-    if (linkat(dirfd, from, dirfd, to, 0) != 0) return -1;
-    if (unlinkat(dirfd, from, 0) != 0) {
+static int link_then_unlink(int dirfd, const char *from, const char *to) {
+    int r;
+    /* A hard link fails with EEXIST if `to` exists (even a dangling symlink): never clobbers. */
+    do { r = linkat(dirfd, from, dirfd, to, 0); } while (r != 0 && errno == EINTR);
+    if (r != 0) return -1;
+    do { r = unlinkat(dirfd, from, 0); } while (r != 0 && errno == EINTR);
+    if (r != 0) {
         int saved = errno;
         unlinkat(dirfd, to, 0);
         errno = saved;
         return -1;
     }
     return 0;
+}
+
+int imgsniff_rename_noreplace_flags(int dirfd, const char *from, const char *to, int flags) {
+#if defined(__linux__) && defined(SYS_renameat2)
+    if (!(flags & IMGSNIFF_RENAME_LINK_ONLY)) {
+        long r;
+        do {
+            r = syscall(SYS_renameat2, dirfd, from, dirfd, to, RENAME_NOREPLACE);
+        } while (r != 0 && errno == EINTR);
+        if (r == 0) return 0;
+        /* ENOSYS: old kernel. EINVAL: the filesystem does not support RENAME_NOREPLACE. */
+        if (errno != ENOSYS && errno != EINVAL) return -1;
+    }
+#endif
+    return link_then_unlink(dirfd, from, to);
+}
+
+int imgsniff_rename_noreplace(int dirfd, const char *from, const char *to) {
+    return imgsniff_rename_noreplace_flags(dirfd, from, to, 0);
 }

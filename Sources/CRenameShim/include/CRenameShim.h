@@ -1,9 +1,23 @@
 #ifndef CRENAMESHIM_H
 #define CRENAMESHIM_H
 
-/// Renames `from` to `to` (both relative to the directory `dirfd`) without ever replacing an
-/// existing `to`: renameat2(RENAME_NOREPLACE) where the kernel has it, otherwise link + unlink.
+/// Renames `from` to `to` (both single names relative to the directory `dirfd`) without ever
+/// replacing an existing `to`: renameat2(RENAME_NOREPLACE) where the kernel and the filesystem
+/// have it, otherwise link + unlink (`linkat` fails with EEXIST when `to` exists).
 /// Returns 0 on success, or -1 with errno set (EEXIST when `to` exists).
+///
+/// Atomicity: with renameat2 the file is under exactly one of the two names at every instant.
+/// With the link fallback there is a moment (and, after a crash, possibly a leftover) where both
+/// names are hard links to the same inode; `imgsniff rename --undo` recognises and removes it.
 int imgsniff_rename_noreplace(int dirfd, const char *from, const char *to);
+
+/// Flags for `imgsniff_rename_noreplace_flags`.
+enum {
+    /// Skip renameat2 and use link + unlink (to test the fallback).
+    IMGSNIFF_RENAME_LINK_ONLY = 1
+};
+
+/// `imgsniff_rename_noreplace` with flags (`IMGSNIFF_RENAME_LINK_ONLY`).
+int imgsniff_rename_noreplace_flags(int dirfd, const char *from, const char *to, int flags);
 
 #endif
