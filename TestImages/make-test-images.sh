@@ -398,7 +398,9 @@ text svg/doctype-and-comments public.svg-image 'SVG with prolog, comments and a 
 EOF
 text svg/utf8-bom public.svg-image 'SVG with a UTF-8 byte order mark before <?xml' < <(printf '\xef\xbb\xbf<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>\n')
 make svg/netpbm-pamtosvg           public.svg-image no -- bash -c "pamtosvg $S/rose.pbm 2>/dev/null > @OUT@"
-make svg/svgz-gzip                 org.gnu.gnu-zip-archive no -- bash -c "gzip -9n < svg/xml-prolog > @OUT@"
+make svg/svgz-gzip                 public.svg-image no -- bash -c "gzip -9n < svg/xml-prolog > @OUT@"
+make svg/svgz-pamtosvg-gzip-1      public.svg-image no -- bash -c "gzip -1n < svg/netpbm-pamtosvg > @OUT@"
+make svg/svgz-python-dynamic       public.svg-image no -- python3 -c "import gzip; d=open('svg/doctype-and-comments','rb').read()*20; open('@OUT@','wb').write(gzip.compress(d, 9, mtime=0))"
 make wbmp/imagemagick              org.openmobilealliance.wbmp-image no -- convert $S/rose.pbm WBMP:@OUT@
 make wbmp/netpbm                   org.openmobilealliance.wbmp-image no -- bash -c "pbmtowbmp $S/rose.pbm > @OUT@"
 make sun/imagemagick               com.sun.raster-image no -- convert $S/rose.png SUN:@OUT@

@@ -69,6 +69,25 @@ struct DetectionTests {
         #expect(sniff([0, 1, 2, 3, 4, 5, 6, 7, 200, 201, 3, 9]).type == .data)
     }
 
+    /// SVGZ: gzip whose inflated prefix is an SVG document; other gzip stays gzip.
+    @Test func gzipHoldingSVG() {
+        func storedGzip(_ payload: [UInt8]) -> [UInt8] {
+            var b = ByteBuilder()
+            b.bytes += [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3]
+            b.u8(1); b.u16le(UInt16(payload.count)); b.u16le(~UInt16(payload.count))
+            b.bytes += payload
+            b.u32le(0); b.u32le(UInt32(payload.count))
+            return b.bytes
+        }
+        #expect(sniff(storedGzip(bytes("<svg xmlns=\"http://www.w3.org/2000/svg\"/>"))).type == .svg)
+        #expect(sniff(storedGzip(bytes("just some text, compressed"))).type == .gzip)
+        #expect(sniff(storedGzip([0, 1, 2, 3, 4, 5])).type == .gzip)
+        // A damaged stream is still gzip, never an error or a trap.
+        var broken = storedGzip(bytes("<svg/>"))
+        broken[11] ^= 0xFF
+        #expect(sniff(broken).type == .gzip)
+    }
+
     @Test func netpbmHeadersParse() {
         #expect(sniff(bytes("P1\n# c\n2 2\n0 1\n1 0\n")).type == .pbm)
         #expect(sniff(bytes("P5 2 2 255\n") + [0, 1, 2, 3]).type == .pgm)

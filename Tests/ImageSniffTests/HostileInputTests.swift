@@ -12,6 +12,8 @@ func isAcceptableCutAnswer(_ cut: ImageType, whole: ImageType) -> Bool {
         if node == cut { return true }
         family = node.detectionFamily
     }
+    // A cut SVGZ is still the gzip container it was written in.
+    if whole == .svg && cut == .gzip { return true }
     let textual: Set<ImageType> = [.svg, .xbm, .xpm, .html, .xml, .json, .plainText, .postScript, .eps, .pdf]
     if textual.contains(whole) && (cut == .plainText || cut == .xml || cut == .html) { return true }
     return false

@@ -47,6 +47,17 @@ enum Media {
         guard let method = v.u8(2) else { return v.u8(1) == 0x8B ? .need(3, fallback: nil) : .no }
         guard v.u8(1) == 0x8B, method == 8 else { return .no }
         if let flags = v.u8(3), flags & 0xE0 != 0 { return .no }
+        // SVGZ: an SVG document inside. Inflate a bounded prefix and look at the root element.
+        if let inner = Inflate.gunzipPrefix(v, limit: 4096) {
+            let isSVG = inner.withUnsafeBytes { raw -> Bool in
+                let view = ByteView(base: raw)
+                var start = view.equals(0xEFBB_BF, length: 3) ? 3 : 0
+                while start < view.count, ByteView.isSpace(view.base[start]) { start += 1 }
+                guard Text.isText(view, upTo: view.count, dataEndsAtView: false) else { return false }
+                return Text.markupRoot(view, from: start) == .svg
+            }
+            if isSVG { return .hit(Hit(.svg)) }
+        }
         return .hit(Hit(.gzip))
     }
 

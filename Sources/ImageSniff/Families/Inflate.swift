@@ -1,0 +1,213 @@
+// A bounded DEFLATE decoder (RFC 1951) for looking inside gzip (RFC 1952): enough to see
+// whether a gzip file holds an SVG document (SVGZ). It produces at most `limit` bytes of output
+// and stops at the first inconsistency; it never reads outside the bytes it is given.
+
+enum Inflate {
+    /// The first (up to) `limit` bytes of the gzip member at the start of `v`, or nil when the
+    /// header or the compressed data is malformed before anything useful came out.
+    static func gunzipPrefix(_ v: ByteView, limit: Int) -> [UInt8]? {
+        guard v.u8(0) == 0x1F, v.u8(1) == 0x8B, v.u8(2) == 8, let flags = v.u8(3) else { return nil }
+        var o = 10
+        if flags & 0x04 != 0 {  // FEXTRA
+            guard let xlen = v.u16le(o) else { return nil }
+            o += 2 + Int(xlen)
+        }
+        if flags & 0x08 != 0 { o = skipZeroTerminated(v, o) }  // FNAME
+        if flags & 0x10 != 0 { o = skipZeroTerminated(v, o) }  // FCOMMENT
+        if flags & 0x02 != 0 { o += 2 }  // FHCRC
+        guard o < v.count else { return nil }
+        var decoder = Decoder(input: v, start: o, limit: limit)
+        decoder.run()
+        return decoder.output.isEmpty ? nil : decoder.output
+    }
+
+    private static func skipZeroTerminated(_ v: ByteView, _ start: Int) -> Int {
+        var o = start
+        while let b = v.u8(o), b != 0 { o += 1 }
+        return o + 1
+    }
+
+    /// Canonical Huffman code: how many codes of each length, and the symbols in code order.
+    struct Huffman {
+        var counts = [UInt16](repeating: 0, count: 16)
+        var symbols: [UInt16]
+
+        /// Builds the code from code lengths; nil when the lengths over-subscribe the code space.
+        init?(lengths: ArraySlice<UInt8>) {
+            symbols = [UInt16](repeating: 0, count: lengths.count)
+            for l in lengths { counts[Int(l)] += 1 }
+            counts[0] = 0
+            var left = 1
+            for len in 1...15 {
+                left <<= 1
+                left -= Int(counts[len])
+                if left < 0 { return nil }
+            }
+            var offsets = [Int](repeating: 0, count: 16)
+            for len in 1..<15 { offsets[len + 1] = offsets[len] + Int(counts[len]) }
+            for (symbol, l) in lengths.enumerated() where l != 0 {
+                symbols[offsets[Int(l)]] = UInt16(symbol)
+                offsets[Int(l)] += 1
+            }
+        }
+    }
+
+    struct Decoder {
+        let input: ByteView
+        var position: Int  // next byte
+        var bitBuffer: UInt32 = 0
+        var bitCount = 0
+        let limit: Int
+        var output: [UInt8] = []
+        var failed = false
+
+        init(input: ByteView, start: Int, limit: Int) {
+            self.input = input
+            self.position = start
+            self.limit = limit
+            output.reserveCapacity(limit)
+        }
+
+        /// `n` bits, least significant first; nil (and `failed`) when the input runs out.
+        mutating func bits(_ n: Int) -> Int? {
+            while bitCount < n {
+                guard let b = input.u8(position) else { failed = true; return nil }
+                position += 1
+                bitBuffer |= UInt32(b) << UInt32(bitCount)
+                bitCount += 8
+            }
+            let value = Int(bitBuffer & ((1 << UInt32(n)) - 1))
+            bitBuffer >>= UInt32(n)
+            bitCount -= n
+            return value
+        }
+
+        /// One symbol, reading the code a bit at a time (codes are stored most significant bit first).
+        mutating func decode(_ h: Huffman) -> Int? {
+            var code = 0, first = 0, index = 0
+            for len in 1...15 {
+                guard let bit = bits(1) else { return nil }
+                code |= bit
+                let count = Int(h.counts[len])
+                if code - first < count { return Int(h.symbols[index + code - first]) }
+                index += count
+                first = (first + count) << 1
+                code <<= 1
+            }
+            failed = true
+            return nil
+        }
+
+        mutating func run() {
+            var last = false
+            while !last && !failed && output.count < limit {
+                guard let final = bits(1), let type = bits(2) else { return }
+                last = final == 1
+                switch type {
+                case 0: stored()
+                case 1: compressed(Inflate.fixedLiterals, Inflate.fixedDistances)
+                case 2: dynamic()
+                default: failed = true
+                }
+            }
+        }
+
+        mutating func stored() {
+            bitBuffer = 0
+            bitCount = 0
+            guard let length = input.u16le(position), let check = input.u16le(position + 2), length == ~check else {
+                failed = true
+                return
+            }
+            position += 4
+            for _ in 0..<Int(length) {
+                guard output.count < limit, let b = input.u8(position) else { return }
+                output.append(b)
+                position += 1
+            }
+        }
+
+        mutating func dynamic() {
+            guard let nlen = bits(5), let ndist = bits(5), let ncode = bits(4) else { return }
+            let literalCount = nlen + 257, distanceCount = ndist + 1
+            guard literalCount <= 286, distanceCount <= 30 else { failed = true; return }
+            let order = Inflate.codeLengthOrder
+            var lengths = [UInt8](repeating: 0, count: 19)
+            for i in 0..<(ncode + 4) {
+                guard let l = bits(3) else { return }
+                lengths[order[i]] = UInt8(l)
+            }
+            guard let codeLengths = Huffman(lengths: lengths[...]) else { failed = true; return }
+            var all = [UInt8](repeating: 0, count: literalCount + distanceCount)
+            var i = 0
+            while i < all.count {
+                guard let symbol = decode(codeLengths) else { return }
+                if symbol < 16 {
+                    all[i] = UInt8(symbol); i += 1
+                    continue
+                }
+                var value: UInt8 = 0
+                var repeatCount: Int
+                if symbol == 16 {
+                    guard i > 0, let r = bits(2) else { failed = true; return }
+                    value = all[i - 1]; repeatCount = 3 + r
+                } else if symbol == 17 {
+                    guard let r = bits(3) else { return }
+                    repeatCount = 3 + r
+                } else {
+                    guard let r = bits(7) else { return }
+                    repeatCount = 11 + r
+                }
+                guard i + repeatCount <= all.count else { failed = true; return }
+                for _ in 0..<repeatCount { all[i] = value; i += 1 }
+            }
+            guard let literals = Huffman(lengths: all[0..<literalCount]),
+                  let distances = Huffman(lengths: all[literalCount...]) else { failed = true; return }
+            compressed(literals, distances)
+        }
+
+        mutating func compressed(_ literals: Huffman, _ distances: Huffman) {
+            while output.count < limit {
+                guard let symbol = decode(literals) else { return }
+                if symbol < 256 { output.append(UInt8(symbol)); continue }
+                if symbol == 256 { return }
+                let index = symbol - 257
+                guard index < 29, let extra = bits(Inflate.lengthExtra(index)) else { failed = true; return }
+                let length = Inflate.lengthBase(index) + extra
+                guard let d = decode(distances), d < 30, let dExtra = bits(Inflate.distanceExtra(d)) else { failed = true; return }
+                let distance = Inflate.distanceBase(d) + dExtra
+                guard distance <= output.count else { failed = true; return }
+                for _ in 0..<length {
+                    guard output.count < limit else { return }
+                    output.append(output[output.count - distance])
+                }
+            }
+        }
+    }
+
+    static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+
+    // Length codes 257–285 and distance codes 0–29 (RFC 1951, 3.2.5).
+    static func lengthExtra(_ i: Int) -> Int { i < 8 || i == 28 ? 0 : (i - 4) / 4 }
+    static func lengthBase(_ i: Int) -> Int {
+        if i == 28 { return 258 }
+        if i < 8 { return 3 + i }
+        let extra = lengthExtra(i)
+        return ((4 + (i - 8) % 4) << extra) + 3
+    }
+    static func distanceExtra(_ d: Int) -> Int { d < 4 ? 0 : d / 2 - 1 }
+    static func distanceBase(_ d: Int) -> Int {
+        if d < 4 { return d + 1 }
+        let extra = distanceExtra(d)
+        return ((2 + d % 2) << extra) + 1
+    }
+
+    static let fixedLiterals: Huffman = {
+        var lengths = [UInt8](repeating: 8, count: 288)
+        for i in 144..<256 { lengths[i] = 9 }
+        for i in 256..<280 { lengths[i] = 7 }
+        return Huffman(lengths: lengths[...])!
+    }()
+
+    static let fixedDistances: Huffman = Huffman(lengths: [UInt8](repeating: 5, count: 30)[...])!
+}
