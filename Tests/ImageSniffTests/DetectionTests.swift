@@ -62,6 +62,11 @@ struct DetectionTests {
         #expect(sniff(bytes("<svg width=\"1\" height=\"1\"></svg>")).type == .svg)
         #expect(sniff(bytes("<!DOCTYPE html><html><body>x</body></html>")).type == .html)
         #expect(sniff(bytes("<?xml version=\"1.0\"?><root><a/></root>")).type == .xml)
+        #expect(sniff(bytes("<root><a>1</a></root>\n")).type == .xml)
+        // Prose that begins with angle brackets is not markup.
+        #expect(sniff(bytes("<https://www.gnu.org/software/gettext/manual/>\nMore text.\n")).type == .plainText)
+        #expect(sniff(bytes("<DRAFT!>\nThis is a draft.\n")).type == .plainText)
+        #expect(sniff(bytes("<!-- comment -->\n# A Markdown title\n\nText.\n")).type == .plainText)
         #expect(sniff(bytes("{\"a\": [1, 2]}\n")).type == .json)
         #expect(sniff(bytes("[1, 2, 3]")).type == .json)
         #expect(sniff(bytes("#define x_width 8\n#define x_height 8\nstatic char x_bits[] = {0};\n")).type == .xbm)

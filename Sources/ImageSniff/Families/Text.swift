@@ -155,22 +155,23 @@ enum Text {
 
     enum Markup { case svg, html, xml, undecided, notMarkup }
 
-    /// Skips the prolog (`<?...?>`, comments, `<!DOCTYPE ...>`) to the first element.
+    /// Skips the prolog (`<?...?>`, comments, `<!DOCTYPE ...>`) to the first element. Without an
+    /// XML declaration, text only counts as markup when its first element is well formed and
+    /// closed again (`<a>…</a>` or `<a/>`): `<https://example.com>` or `<DRAFT!>` is prose.
     static func markupRoot(_ v: ByteView, from start: Int) -> Markup {
         var o = start
-        var sawProlog = false
+        var sawDeclaration = false
         for _ in 0..<256 {
             while o < v.count, ByteView.isSpace(v.base[o]) { o += 1 }
             guard o < v.count else { return .undecided }
-            guard v.base[o] == UInt8(ascii: "<") else { return sawProlog ? .xml : .notMarkup }
+            guard v.base[o] == UInt8(ascii: "<") else { return sawDeclaration ? .xml : .notMarkup }
             if v.matches("<?", at: o) {
                 guard let end = v.find("?>", in: o..<v.count) else { return .undecided }
-                if v.matches("<?xml", at: o) { sawProlog = true }
+                if v.matches("<?xml", at: o) { sawDeclaration = true }
                 o = end + 2
             } else if v.matches("<!--", at: o) {
                 guard let end = v.find("-->", in: o..<v.count) else { return .undecided }
                 o = end + 3
-                sawProlog = true
             } else if v.matchesIgnoringCase("<!DOCTYPE", at: o) {
                 if v.matchesIgnoringCase("<!DOCTYPE html", at: o) { return .html }
                 if v.matchesIgnoringCase("<!DOCTYPE svg", at: o) { return .svg }
@@ -184,33 +185,55 @@ enum Text {
                 }
                 guard p < v.count else { return .undecided }
                 o = p + 1
-                sawProlog = true
             } else {
-                // An element: its name decides.
-                guard let c = v.u8(o + 1) else { return .undecided }
-                let isNameStart = (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == UInt8(ascii: "_")
-                guard isNameStart else { return sawProlog ? .xml : .notMarkup }
-                var nameEnd = o + 1
-                while nameEnd < v.count {
-                    let b = v.base[nameEnd]
-                    if ByteView.isSpace(b) || b == UInt8(ascii: ">") || b == UInt8(ascii: "/") { break }
-                    nameEnd += 1
-                }
-                guard nameEnd < v.count else { return .undecided }
-                let nameLength = nameEnd - (o + 1)
-                // The local name, after any namespace prefix.
-                var local = o + 1
-                if let colon = v.find(":", in: (o + 1)..<nameEnd) { local = colon + 1 }
-                let localLength = nameEnd - local
-                if localLength == 3, v.matches("svg", at: local) { return .svg }
-                let htmlNames: [StaticString] = ["html", "head", "body", "title", "meta", "script", "div", "p", "a", "table"]
-                for name in htmlNames where name.utf8CodeUnitCount == nameLength && v.matchesIgnoringCase(name, at: o + 1) {
-                    return sawProlog && nameLength != 4 ? .xml : .html
-                }
-                return sawProlog || nameLength > 0 ? .xml : .notMarkup
+                return element(v, at: o, declared: sawDeclaration)
             }
         }
         return .undecided
+    }
+
+    private static func isNameStart(_ c: UInt8) -> Bool {
+        (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == UInt8(ascii: "_")
+    }
+
+    private static func isNameByte(_ c: UInt8) -> Bool {
+        isNameStart(c) || ByteView.isDigit(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") || c == UInt8(ascii: ":")
+    }
+
+    /// The first element at `o` (which holds `<`): its name decides SVG and HTML.
+    private static func element(_ v: ByteView, at o: Int, declared: Bool) -> Markup {
+        guard let c = v.u8(o + 1) else { return .undecided }
+        guard isNameStart(c) else { return declared ? .xml : .notMarkup }
+        var nameEnd = o + 1
+        while nameEnd < v.count, isNameByte(v.base[nameEnd]) { nameEnd += 1 }
+        guard nameEnd < v.count else { return .undecided }
+        let terminator = v.base[nameEnd]
+        let selfClosing = terminator == UInt8(ascii: "/") && v.u8(nameEnd + 1) == UInt8(ascii: ">")
+        guard ByteView.isSpace(terminator) || terminator == UInt8(ascii: ">") || selfClosing else {
+            return declared ? .xml : .notMarkup
+        }
+        let nameLength = nameEnd - (o + 1)
+        var local = o + 1
+        if let colon = v.find(":", in: (o + 1)..<nameEnd) { local = colon + 1 }
+        if nameEnd - local == 3, v.matches("svg", at: local) { return .svg }
+        let htmlNames: [StaticString] = ["html", "head", "body", "title", "meta", "script", "div", "p", "a", "table"]
+        for name in htmlNames where name.utf8CodeUnitCount == nameLength && v.matchesIgnoringCase(name, at: o + 1) {
+            return declared && nameLength != 4 ? .xml : .html
+        }
+        if declared { return .xml }
+        // No declaration: the element must close (self-closing, or a matching end tag in reach).
+        guard let close = v.find(">", in: nameEnd..<v.count) else { return .undecided }
+        if close > 0 && v.base[close - 1] == UInt8(ascii: "/") { return .xml }
+        var p = close + 1
+        while p + 2 + nameLength <= v.count {
+            if v.base[p] == UInt8(ascii: "<") && v.base[p + 1] == UInt8(ascii: "/") {
+                var same = true
+                for i in 0..<nameLength where v.base[p + 2 + i] != v.base[o + 1 + i] { same = false; break }
+                if same { return .xml }
+            }
+            p += 1
+        }
+        return .notMarkup
     }
 
     /// JSON's shape: an object starting with a string key (or empty), or an array of values; and,
