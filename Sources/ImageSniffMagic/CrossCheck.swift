@@ -47,9 +47,10 @@ public struct CrossCheckResult: Sendable, Hashable {
 public enum CrossCheck {
     /// Sibling pairs where libmagic names the less specific member although neither conforms to
     /// the other: `(ours, libmagic's)` counts as `oursMoreSpecific`, the reverse as
-    /// `libmagicMoreSpecific`. Each names a sequence by its still-image sibling, or a large
-    /// variant by its base format; all share a signature and differ in a field libmagic does
-    /// not read (XHTML is both HTML and XML; the catalog declares no `public.xhtml`).
+    /// `libmagicMoreSpecific`. Each pair is a sequence and its still-image sibling, a large
+    /// variant and its base format, a format and the generic syntax it is written in (SVG and
+    /// XHTML are XML; the catalog declares no `public.xhtml`), or a wrapper and its content (an
+    /// SVGZ is a gzip stream holding SVG).
     public static let siblings: [(specific: ImageType, general: ImageType)] = [
         (.avis, .avif),    // libmagic 5.44 reads only the major brand; `avis` files list `avif` too
         (.heics, .heic),
@@ -57,6 +58,8 @@ public enum CrossCheck {
         (.avcs, .avci),
         (.psb, .psd),      // "8BPS" version 2 vs 1
         (.html, .xml),     // XHTML: `<?xml` first, then an `html` root element
+        (.svg, .gzip),     // SVGZ: libmagic names the wrapper unless MAGIC_COMPRESS (`file -z`)
+        (.svg, .xml),      // SVG is an XML document whose root element is `svg`
     ]
 
     /// The verdict for our type against libmagic's answer.

@@ -113,7 +113,11 @@ final class CrossCheckWorker: RecordAnnotatorWorker {
             }
         }
         if entry.kind == .standardInput {
-            return try magic.identify(fileDescriptor: 0)  // refuses a pipe: it was consumed
+            var st = stat()
+            guard fstat(0, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+                throw MagicError("standard input is not a regular file (already read by detection)")
+            }
+            return try magic.identify(fileDescriptor: 0)
         }
         guard !entry.kind.isSpecial else { throw MagicError("not a regular file") }
         let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (entry.followSymlinks ? 0 : O_NOFOLLOW)

@@ -92,7 +92,10 @@ struct TestImagesCrossCheckTests {
         }
     }
 
-    @Test func everyDisagreementIsListedAndEveryListedOneOccurs() throws {
+    /// The list is written for libmagic 5.44 (the version FORMATS.md and the reasons cite);
+    /// another version answers differently and would need its own list.
+    @Test(.enabled(if: Magic.version == 544, "libmagic-disagreements.tsv is for libmagic 5.44"))
+    func everyDisagreementIsListedAndEveryListedOneOccurs() throws {
         let rows = try Self.rows.get()
         #expect(!rows.isEmpty, "TestImages/manifest.tsv lists no files")
         let listed = try Self.listed()
