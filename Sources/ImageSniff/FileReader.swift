@@ -101,15 +101,22 @@ public final class FileSniffer {
     /// Detects the format of `path` (a NUL-terminated byte string, any encoding) relative to the
     /// directory `directory` (`AT_FDCWD` for the working directory).
     ///
-    /// - Parameter followSymlinks: when false, a symbolic link is refused rather than followed.
+    /// - Parameters:
+    ///   - followSymlinks: when false, a symbolic link is refused rather than followed.
+    ///   - knownRegular: the caller has just learnt that this is a regular file (from `readdir`'s
+    ///     `d_type`, say), so the look before opening is skipped. Either way the file is opened
+    ///     with `O_NONBLOCK | O_NOCTTY` and checked with `fstat` on the open descriptor before a
+    ///     byte is read, so a file swapped for a FIFO or device in between is refused, not read.
     public func detect(path: UnsafePointer<CChar>, relativeTo directory: Int32, hint: String? = nil,
-                       followSymlinks: Bool = true) throws(FileError) -> Detection {
-        // Look before opening: FIFOs, sockets and devices are never opened.
-        var st = stat()
-        if fstatat(directory, path, &st, followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW) != 0 { throw FileError(errno: errno) }
-        guard st.st_mode & S_IFMT == S_IFREG else {
-            if st.st_mode & S_IFMT == S_IFDIR { throw FileError(kind: .isDirectory, code: EISDIR) }
-            throw FileError(kind: .notRegularFile(FileError.fileKind(st.st_mode)))
+                       followSymlinks: Bool = true, knownRegular: Bool = false) throws(FileError) -> Detection {
+        if !knownRegular {
+            // Look before opening: FIFOs, sockets and devices are never opened.
+            var st = stat()
+            if fstatat(directory, path, &st, followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW) != 0 { throw FileError(errno: errno) }
+            guard st.st_mode & S_IFMT == S_IFREG else {
+                if st.st_mode & S_IFMT == S_IFDIR { throw FileError(kind: .isDirectory, code: EISDIR) }
+                throw FileError(kind: .notRegularFile(FileError.fileKind(st.st_mode)))
+            }
         }
         let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (followSymlinks ? 0 : O_NOFOLLOW)
         let fd = openat(directory, path, flags)

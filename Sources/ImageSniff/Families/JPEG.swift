@@ -16,7 +16,7 @@ enum JPEG {
         var sawJPEGLS = false
         for _ in 0..<Limits.maxWalkSteps {
             guard let marker = v.u8(offset + 1), v.u8(offset) != nil else {
-                return .need(offset + 4, fallback: Hit(sawJPEGLS ? .jpegLS : .jpeg, .family))
+                return .need(offset + 4, fallback: sawJPEGLS ? Hit(.jpegLS) : Hit(.jpeg, .family))
             }
             guard v.base[offset] == 0xFF else {
                 // Not a marker where one must be: a damaged stream. JPEG is all we can say.
@@ -29,13 +29,13 @@ enum JPEG {
                 return .hit(Hit(sawJPEGLS ? .jpegLS : .jpeg))
             }
             guard let length = v.u16be(offset + 2) else {
-                return .need(offset + 4, fallback: Hit(sawJPEGLS ? .jpegLS : .jpeg, .family))
+                return .need(offset + 4, fallback: sawJPEGLS ? Hit(.jpegLS) : Hit(.jpeg, .family))
             }
             guard length >= 2 else { return .hit(Hit(sawJPEGLS ? .jpegLS : .jpeg)) }
             if marker == 0xF7 { sawJPEGLS = true }
             if marker == 0xE2 {
                 guard v.has(offset + 4, 8) else {
-                    return .need(offset + 12, fallback: Hit(.jpeg, .family))
+                    return .need(offset + 12, fallback: sawJPEGLS ? Hit(.jpegLS) : Hit(.jpeg, .family))
                 }
                 if v.matches("MPF\0", at: offset + 4) && isTIFFHeader(v, at: offset + 8) {
                     return .hit(Hit(.mpo))

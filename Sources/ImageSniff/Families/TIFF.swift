@@ -53,35 +53,66 @@ enum TIFF {
         switch walk.readIFD(Int(ifd0)) {
         case .needs(let n): return .need(n, fallback: Hit(.rw2, .family))
         case .bad: return .hit(Hit(.rw2))
-        case .ok: return .hit(Hit(walk.makeStarts("LEICA") ? .rwl : .rw2))
+        case .ok: return .hit(Hit(walk.make("LEICA") ? .rwl : .rw2))
         }
     }
 }
 
-/// What the walk gathered from the IFDs it visited.
+/// A few offsets kept inline (no allocation): IFDs visited, SubIFDs to visit.
+struct InlineOffsets {
+    private var slots: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
+        = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private(set) var count = 0
+    static let capacity = 16
+
+    var isFull: Bool { count == InlineOffsets.capacity }
+
+    mutating func append(_ value: Int) {
+        guard count < InlineOffsets.capacity else { return }
+        withUnsafeMutableBytes(of: &slots) { $0.storeBytes(of: value, toByteOffset: count * MemoryLayout<Int>.stride, as: Int.self) }
+        count += 1
+    }
+
+    subscript(i: Int) -> Int {
+        withUnsafeBytes(of: slots) { $0.load(fromByteOffset: i * MemoryLayout<Int>.stride, as: Int.self) }
+    }
+
+    func contains(_ value: Int) -> Bool {
+        for i in 0..<count where self[i] == value { return true }
+        return false
+    }
+}
+
+/// What the walk gathered from the IFDs it visited. String values are ranges into the bytes.
 struct TIFFTags {
-    var make: [UInt8] = []
-    var model: [UInt8] = []
-    var software: [UInt8] = []
+    var make: Range<Int> = 0..<0
+    var model: Range<Int> = 0..<0
+    var software: Range<Int> = 0..<0
     var ifd0Compression: UInt32 = 0
-    var compressions: [UInt32] = []
-    var photometrics: [UInt32] = []
+    /// Compression codes seen in any IFD that only raw sensor data uses (see `rawCompressionBit`).
+    var rawCompressions: UInt32 = 0
+    var hasCFAPhotometric = false  // PhotometricInterpretation 32803 (CFA) or 34892 (LinearRaw)
     var hasDNGVersion = false
-    var hasSonyPrivate = false  // 0xC634 (SR2Private / DNGPrivateData) with a Sony Make, or 0x7000
-    var hasSonyRawFileType = false
+    var hasSonyPrivate = false  // 0xC634 (SR2Private / DNGPrivateData)
+    var hasSonyRawFileType = false  // 0x7000
     var hasLeafData = false  // 0x8606
     var hasKodakIFD = false  // 0x8290
     var hasMakerNote = false
     var hasCFAPattern = false
-    var subIFDs: [Int] = []
+    var subIFDs = InlineOffsets()
     var exifIFD: Int?
+
+    func hasRawCompression(_ code: UInt32) -> Bool {
+        guard let bit = RawWalk.rawCompressionBit(code) else { return false }
+        return rawCompressions & bit != 0
+    }
 }
 
 struct RawWalk {
     let view: ByteView
     let bigEndian: Bool
     var tags = TIFFTags()
-    var visited: [Int] = []
+    var visited = InlineOffsets()
 
     init(view: ByteView, bigEndian: Bool) {
         self.view = view
@@ -90,10 +121,10 @@ struct RawWalk {
 
     enum IFDRead { case ok, bad, needs(Int) }
 
-    /// Reads one IFD's entries into `tags`. Bounded: at most `Limits.maxWalkSteps` entries, and an
-    /// IFD is never read twice.
+    /// Reads one IFD's entries into `tags`. Bounded: at most `Limits.maxWalkSteps` entries, at
+    /// most 16 IFDs, and an IFD is never read twice.
     mutating func readIFD(_ offset: Int) -> IFDRead {
-        guard offset >= 8, !visited.contains(offset), visited.count < 16 else { return .bad }
+        guard offset >= 8, !visited.contains(offset), !visited.isFull else { return .bad }
         guard let count = view.u16(offset, bigEndian: bigEndian) else { return .needs(offset + 2) }
         guard count > 0, Int(count) <= Limits.maxWalkSteps else { return .bad }
         let end = offset + 2 + Int(count) * 12
@@ -110,8 +141,10 @@ struct RawWalk {
             case 0x0103:
                 let value = scalar(entry: e, type: type)
                 if visited.count == 1 { tags.ifd0Compression = value }
-                tags.compressions.append(value)
-            case 0x0106: tags.photometrics.append(scalar(entry: e, type: type))
+                if let bit = RawWalk.rawCompressionBit(value) { tags.rawCompressions |= bit }
+            case 0x0106:
+                let value = scalar(entry: e, type: type)
+                if value == 32803 || value == 34892 { tags.hasCFAPhotometric = true }
             case 0xC612: tags.hasDNGVersion = true
             case 0xC634: tags.hasSonyPrivate = true
             case 0x7000: tags.hasSonyRawFileType = true
@@ -141,21 +174,17 @@ struct RawWalk {
         return view.u32(e + 8, bigEndian: bigEndian) ?? 0
     }
 
-    /// An ASCII value (inline when it fits in four bytes), cut at the first NUL, at most 64 bytes.
-    private func string(entry e: Int, type: UInt16, count: UInt32) -> [UInt8] {
-        guard type == 2 || type == 7 || type == 1, count > 0 else { return [] }
+    /// Where an ASCII value lies (inline when it fits in four bytes), cut at the first NUL, at
+    /// most 64 bytes; empty when it is not in the bytes.
+    private func string(entry e: Int, type: UInt16, count: UInt32) -> Range<Int> {
+        guard type == 2 || type == 7 || type == 1, count > 0 else { return 0..<0 }
         let n = min(Int(count), 64)
         let at: Int
-        if count <= 4 { at = e + 8 } else if let o = view.u32(e + 8, bigEndian: bigEndian) { at = Int(o) } else { return [] }
-        guard view.has(at, n) else { return [] }
-        var out: [UInt8] = []
-        out.reserveCapacity(n)
-        for i in 0..<n {
-            let b = view.base[at + i]
-            if b == 0 { break }
-            out.append(b)
-        }
-        return out
+        if count <= 4 { at = e + 8 } else if let o = view.u32(e + 8, bigEndian: bigEndian) { at = Int(o) } else { return 0..<0 }
+        guard view.has(at, n) else { return 0..<0 }
+        var length = 0
+        while length < n && view.base[at + length] != 0 { length += 1 }
+        return at..<(at + length)
     }
 
     /// Decides the TIFF-based type from IFD0 and what it points to.
@@ -168,86 +197,79 @@ struct RawWalk {
         if tags.hasDNGVersion { return .hit(Hit(.dng)) }
         // SubIFDs and the Exif IFD hold the raw data's compression and the maker note.
         var pending: Int?
-        for sub in tags.subIFDs.prefix(8) + (tags.exifIFD.map { [$0] } ?? []) {
-            if case .needs(let n) = readIFD(sub) { pending = max(pending ?? 0, n) }
+        let subIFDs = tags.subIFDs
+        for i in 0..<min(subIFDs.count, 8) {
+            if case .needs(let n) = readIFD(subIFDs[i]) { pending = max(pending ?? 0, n) }
         }
+        if let exif = tags.exifIFD, case .needs(let n) = readIFD(exif) { pending = max(pending ?? 0, n) }
         if tags.hasDNGVersion { return .hit(Hit(.dng)) }
         let decided = decide()
         if let pending, decided.confidence == .family { return .need(pending, fallback: decided) }
         return .hit(decided)
     }
 
-    func makeStarts(_ prefixes: StaticString...) -> Bool {
-        for p in prefixes {
-            let n = p.utf8CodeUnitCount
-            if tags.make.count >= n {
-                var same = true
-                for i in 0..<n {
-                    var a = tags.make[i], b = p.utf8Start[i]
-                    if a >= 0x61 && a <= 0x7A { a -= 0x20 }
-                    if b >= 0x61 && b <= 0x7A { b -= 0x20 }
-                    if a != b { same = false; break }
-                }
-                if same { return true }
-            }
-        }
-        return false
-    }
+    /// Whether the Make starts with `prefix`, ignoring ASCII case.
+    func make(_ prefix: StaticString) -> Bool { field(tags.make, startsWith: prefix) }
 
     /// Whether a string field starts with `s`, ignoring ASCII case ("FlexColor", "Flexcolor").
-    private func field(_ bytes: [UInt8], startsWith s: StaticString) -> Bool {
+    private func field(_ range: Range<Int>, startsWith s: StaticString) -> Bool {
         let n = s.utf8CodeUnitCount
-        guard bytes.count >= n else { return false }
-        for i in 0..<n where bytes[i] | 0x20 != s.utf8Start[i] | 0x20 { return false }
+        guard range.count >= n else { return false }
+        for i in 0..<n where view.base[range.lowerBound + i] | 0x20 != s.utf8Start[i] | 0x20 { return false }
         return true
     }
 
     /// Raw evidence that does not depend on the Make string.
     private var rawStructure: Bool {
-        tags.compressions.contains(where: RawWalk.isVendorRawCompression)
-            || tags.photometrics.contains(32803) || tags.photometrics.contains(34892)
-            || tags.hasCFAPattern
+        tags.rawCompressions != 0 || tags.hasCFAPhotometric || tags.hasCFAPattern
     }
 
     /// Compression codes that only raw sensor data uses (FORMATS.md 3.4; ExifTool's Exif
-    /// compression table): Sony ARW, packed raw, Samsung SRW, Kodak KDC and DCR, Nikon NEF,
-    /// Pentax PEF, lossy DNG.
-    static func isVendorRawCompression(_ code: UInt32) -> Bool {
+    /// compression table), each as a flag: Sony ARW, packed raw, Samsung SRW (two), Kodak KDC,
+    /// Nikon NEF, Kodak DCR, Pentax PEF, lossy DNG.
+    static func rawCompressionBit(_ code: UInt32) -> UInt32? {
         switch code {
-        case 32767, 32769, 32770, 32772, 32867, 34713, 65000, 65535, 34892: return true
-        default: return false
+        case 32767: return 1 << 0
+        case 32769: return 1 << 1
+        case 32770: return 1 << 2
+        case 32772: return 1 << 3
+        case 32867: return 1 << 4
+        case 34713: return 1 << 5
+        case 65000: return 1 << 6
+        case 65535: return 1 << 7
+        case 34892: return 1 << 8
+        default: return nil
         }
     }
 
     private func decide() -> Hit {
-        let c = tags.compressions
         let structural = rawStructure
-        if makeStarts("NIKON") {
+        if make("NIKON") {
             if structural { return Hit(tags.ifd0Compression == 6 ? .nrw : .nef) }
-        } else if makeStarts("SONY") {
-            if tags.hasSonyRawFileType || tags.hasSonyPrivate || c.contains(32767) || structural {
+        } else if make("SONY") {
+            if tags.hasSonyRawFileType || tags.hasSonyPrivate || structural {
                 if field(tags.model, startsWith: "DSC-R1") { return Hit(.sr2) }
                 if field(tags.model, startsWith: "DSC-F828") { return Hit(.srf) }
                 return Hit(.arw)
             }
-        } else if makeStarts("PENTAX", "ASAHI", "RICOH") {
-            if c.contains(65535) || structural { return Hit(.pef) }
-        } else if makeStarts("SAMSUNG") {
-            if c.contains(32770) || c.contains(32772) || structural { return Hit(.srw) }
-        } else if makeStarts("HASSELBLAD", "IMACON") {
+        } else if make("PENTAX") || make("ASAHI") || make("RICOH") {
+            if structural { return Hit(.pef) }
+        } else if make("SAMSUNG") {
+            if structural { return Hit(.srw) }
+        } else if make("HASSELBLAD") || make("IMACON") {
             if structural {
-                let flexcolor = field(tags.software, startsWith: "Flexcolor") || makeStarts("IMACON")
+                let flexcolor = field(tags.software, startsWith: "Flexcolor") || make("IMACON")
                 return Hit(flexcolor ? .fff : .threeFR)
             }
-        } else if makeStarts("SEIKO EPSON") {
+        } else if make("SEIKO EPSON") {
             if structural { return Hit(.erf) }
-        } else if makeStarts("KODAK", "EASTMAN KODAK") {
-            if c.contains(65000) || c.contains(32867) || tags.hasKodakIFD || structural { return Hit(.kodakRaw) }
-        } else if makeStarts("LEAF") {
+        } else if make("KODAK") || make("EASTMAN KODAK") {
+            if tags.hasKodakIFD || structural { return Hit(.kodakRaw) }
+        } else if make("LEAF") {
             if tags.hasLeafData || structural { return Hit(.mos) }
-        } else if makeStarts("MAMIYA") {
+        } else if make("MAMIYA") {
             if structural { return Hit(.mef) }
-        } else if makeStarts("PHASE ONE") {
+        } else if make("PHASE ONE") {
             if structural { return Hit(.iiq) }
         } else if tags.make.isEmpty && !structural {
             return Hit(.tiff)
@@ -259,11 +281,11 @@ struct RawWalk {
         return Hit(.tiff, .family)
     }
 
-    /// Makers whose TIFF output may be raw data: their TIFFs without raw evidence stay at the family node.
+    /// Makers whose TIFF output may be raw data: their TIFFs without raw evidence stay at the
+    /// family node. (The vendors decided above are already handled; these are the rest.)
     private var isCameraMaker: Bool {
-        makeStarts("CANON", "NIKON", "SONY", "PENTAX", "ASAHI", "RICOH", "SAMSUNG", "HASSELBLAD", "IMACON",
-                   "SEIKO EPSON", "KODAK", "EASTMAN KODAK", "LEAF", "MAMIYA", "PHASE ONE", "LEICA",
-                   "PANASONIC", "OLYMPUS", "FUJIFILM", "MINOLTA", "KONICA")
+        make("CANON") || make("LEICA") || make("PANASONIC") || make("OLYMPUS") || make("OM DIGITAL")
+            || make("FUJIFILM") || make("MINOLTA") || make("KONICA") || make("SIGMA")
     }
 }
 

@@ -73,7 +73,19 @@ enum Text {
         var latin1 = true
         var high = 0
         var i = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         while i < n {
+            // Eight bytes at a time while they are printable ASCII (no high bit, nothing below
+            // 0x20, no DEL); anything else goes through the byte-by-byte rules below.
+            if i + 8 <= n {
+                let w = v.base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let control = (w &- ones &* 0x20) & ~w & highs
+                let del = ((w ^ (ones &* 0x7F)) &- ones) & ~(w ^ (ones &* 0x7F)) & highs
+                if w & highs == 0 && control == 0 && del == 0 {
+                    i += 8
+                    continue
+                }
+            }
             let b = v.base[i]
             if b < 0x80 {
                 if b < 0x20 {
