@@ -48,7 +48,7 @@ enum Media {
         guard v.u8(1) == 0x8B, method == 8 else { return .no }
         if let flags = v.u8(3), flags & 0xE0 != 0 { return .no }
         // SVGZ: an SVG document inside. Inflate a bounded prefix and look at the root element.
-        if let inner = Inflate.gunzipPrefix(v, limit: 4096) {
+        if let inner = Inflate.gunzipPrefix(v, limit: 1024) {
             let isSVG = inner.withUnsafeBytes { raw -> Bool in
                 let view = ByteView(base: raw)
                 var start = view.equals(0xEFBB_BF, length: 3) ? 3 : 0

@@ -140,7 +140,7 @@ enum Text {
         if utf16 { return .hit(Hit(.plainText, .likely)) }
         // A few bytes of a longer file say too little to call it text.
         if v.count < 64 && input.hasMore { return .need(64, fallback: nil) }
-        guard isText(v, upTo: 4096, dataEndsAtView: input.isWhole) else { return .no }
+        guard isText(v, upTo: 2048, dataEndsAtView: input.isWhole) else { return .no }  // 2 KiB is evidence enough
         while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
         guard start < v.count else { return v.count >= 2 ? .hit(Hit(.plainText, .likely)) : .no }
         guard v.count >= 2 else { return .no }  // one byte says nothing
