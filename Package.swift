@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The core: Swift standard library and the C library only. No Foundation.
@@ -32,6 +33,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Examples: tiny programs built with the library alone (and by CI, so they keep compiling).
+        .executableTarget(name: "upload-validator", dependencies: ["ImageSniff"], path: "Examples/UploadValidator"),
+        .executableTarget(name: "sort-by-type", dependencies: ["ImageSniff"], path: "Examples/SortByType"),
+        .executableTarget(name: "quick-start", dependencies: ["ImageSniff"], path: "Examples/QuickStart"),
         .testTarget(name: "ImageSniffTests", dependencies: ["ImageSniff"]),
         .testTarget(name: "ImageSniffMagicTests", dependencies: ["ImageSniffMagic", "ImageSniff"]),
         .testTarget(name: "IMGSniffCLITests", dependencies: ["ImageSniff"]),
