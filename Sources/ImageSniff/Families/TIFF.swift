@@ -97,10 +97,8 @@ struct TIFFTags {
     var hasSonyRawFileType = false  // 0x7000
     var hasLeafData = false  // 0x8606
     var hasKodakIFD = false  // 0x8290
-    var hasMakerNote = false
     var hasCFAPattern = false
     var subIFDs = InlineOffsets()
-    var exifIFD: Int?
 
     func hasRawCompression(_ code: UInt32) -> Bool {
         guard let bit = RawWalk.rawCompressionBit(code) else { return false }
@@ -150,7 +148,6 @@ struct RawWalk {
             case 0x7000: tags.hasSonyRawFileType = true
             case 0x8606: tags.hasLeafData = true
             case 0x8290: tags.hasKodakIFD = true
-            case 0x927C: tags.hasMakerNote = true
             case 0x828E: tags.hasCFAPattern = true
             case 0x014A:
                 // SubIFDs: one offset inline, or several at an offset.
@@ -161,7 +158,6 @@ struct RawWalk {
                         if let sub = view.u32(Int(at) + 4 * k, bigEndian: bigEndian) { tags.subIFDs.append(Int(sub)) }
                     }
                 }
-            case 0x8769: tags.exifIFD = Int(scalar(entry: e, type: 4))
             default: break
             }
         }
@@ -195,13 +191,14 @@ struct RawWalk {
         case .ok: break
         }
         if tags.hasDNGVersion { return .hit(Hit(.dng)) }
-        // SubIFDs and the Exif IFD hold the raw data's compression and the maker note.
+        let fromIFD0 = decide()
+        if fromIFD0.confidence != .family || tags.subIFDs.count == 0 { return .hit(fromIFD0) }
+        // IFD0 leaves it open: the SubIFDs hold the raw data's compression and photometric.
         var pending: Int?
         let subIFDs = tags.subIFDs
         for i in 0..<min(subIFDs.count, 8) {
             if case .needs(let n) = readIFD(subIFDs[i]) { pending = max(pending ?? 0, n) }
         }
-        if let exif = tags.exifIFD, case .needs(let n) = readIFD(exif) { pending = max(pending ?? 0, n) }
         if tags.hasDNGVersion { return .hit(Hit(.dng)) }
         let decided = decide()
         if let pending, decided.confidence == .family { return .need(pending, fallback: decided) }
