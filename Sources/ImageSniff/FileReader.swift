@@ -102,6 +102,9 @@ public final class FileSniffer {
     /// directory `directory` (`AT_FDCWD` for the working directory).
     ///
     /// - Parameters:
+    ///   - path: the file's name or path, NUL-terminated, as raw bytes.
+    ///   - directory: a directory descriptor `path` is relative to, or `AT_FDCWD`.
+    ///   - hint: an identifier, filename extension or MIME type (see `ImageSniffer.detect(_:hint:)`).
     ///   - followSymlinks: when false, a symbolic link is refused rather than followed.
     ///   - knownRegular: the caller has just learnt that this is a regular file (from `readdir`'s
     ///     `d_type`, say), so the look before opening is skipped. Either way the file is opened

@@ -20,11 +20,15 @@ public enum ImageSniffer {
 
     /// Detects the format from the first bytes of longer data.
     ///
-    /// - Parameter totalLength: the length of the whole data, or nil when `prefix` is all of it.
-    ///   When a check needs more than `prefix` holds, the result's `completeness` is
-    ///   `.needsMoreData(n)`: call again with at least `n` bytes.
-    /// - Parameter tail: the last bytes of the whole data (up to `Limits.tailLength` are used),
-    ///   for trailers such as TGA 2.0's footer when `prefix` does not reach the end.
+    /// The length of the whole data is `totalLength`, or nil when `prefix` is all of it. When a
+    /// check needs more than `prefix` holds, the result's `completeness` is `.needsMoreData(n)`:
+    /// call again with at least `n` bytes.
+    /// - Parameters:
+    ///   - prefix: the first bytes of the data.
+    ///   - totalLength: as above.
+    ///   - tail: the last bytes of the whole data (up to `Limits.tailLength` are used), for
+    ///     trailers such as TGA 2.0's footer when `prefix` does not reach the end.
+    ///   - hint: an identifier, filename extension or MIME type (see `detect(_:hint:)`).
     public static func detect<Bytes: Collection>(prefix: Bytes, totalLength: Int?, tail: [UInt8]? = nil,
                                                  hint: String? = nil) -> Detection where Bytes.Element == UInt8 {
         if let result = prefix.withContiguousStorageIfAvailable({ buffer in

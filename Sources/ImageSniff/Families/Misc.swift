@@ -233,14 +233,18 @@ enum Misc {
             return .hit(Hit(.macPaint))
         }
         guard let version = v.u32be(0), version == 0 || version == 2 || version == 3 else { return .no }
-        guard v.count >= 512 + 72 else { return input.hasMore ? .need(1024, fallback: nil) : .no }
+        // 720 PackBits rows (72 bytes each, a little more when an encoder splits a row into many
+        // packets) after the header: a larger file is not MacPaint, and a
+        // smaller one is judged whole (a few rows that decode say too little).
+        guard input.totalLength <= 512 + 720 * 110 else { return .no }
+        guard input.isWhole else { return .need(input.totalLength, fallback: nil) }
+        guard v.count >= 512 + 72 else { return .no }
         guard v.all(308..<512, equal: 0) else { return .no }
         guard !v.all(512..<(512 + 72), equal: 0) else { return .no }  // PackBits never writes zeros only
         // Decode rows: every row must end exactly on 72 bytes; when the whole file is here, all
         // 720 rows must fit in it.
         var o = 512
-        let rows = input.isWhole ? 720 : 4
-        for _ in 0..<rows {
+        for _ in 0..<720 {
             var produced = 0
             while produced < 72 {
                 guard let n = v.u8(o) else { return .no }
