@@ -48,7 +48,8 @@ struct Scan: ParsableCommand {
           imgsniff scan --type public.camera-raw-image card/    # every camera RAW
           find . -name '*.dat' -print0 | imgsniff scan --files-from - -0
           curl -s https://example.com/x | imgsniff scan -
-          imgsniff scan --hint-from-extension textures/  # settles TGA, WBMP, PICT, RAW families
+          imgsniff scan --hint-from-extension textures/  # extensions settle TGA, RAW...
+          imgsniff scan --cross-check --format table dir  # beside libmagic's answers
         """
     )
 
@@ -118,12 +119,17 @@ struct Scan: ParsableCommand {
         let operands = paths.isEmpty && traversal.filesFrom == nil ? ["."] : paths
         let walker = try traversal.makeWalker(operands: operands, options: options)
 
+        let annotators = try annotators()
+        // The table, the annotators' `didEmit` and the summary need whole records; the streaming
+        // formats need only the bytes the workers encoded.
+        let keepRecords = format == .table || !annotators.isEmpty
         let settings = ScanSettings(
             filterTypes: types.flatMap { ImageType.types(hint: $0).prefix(1) },
-            onlyImages: onlyImages, mismatchesOnly: mismatches, hintFromExtension: hintFromExtension)
-        let annotators = try annotators()
+            onlyImages: onlyImages, mismatchesOnly: mismatches, hintFromExtension: hintFromExtension,
+            format: format, extraFieldNames: annotators.flatMap(\.fieldNames),
+            checksMismatch: mismatches || keepRecords, keepsRecords: keepRecords)
         let out = OutputBuffer()
-        var stream = StreamWriter(format: format, extraFieldNames: annotators.flatMap(\.fieldNames), out: out)
+        var stream = StreamWriter(format: format, extraFieldNames: settings.extraFieldNames, out: out)
         var table = TableWriter(color: color, extraTitles: annotators.flatMap(\.columnTitles))
         var summary = ScanSummary()
         let progress = Progress(enabled: stderrIsTTY)
@@ -134,25 +140,37 @@ struct Scan: ParsableCommand {
         stream.begin()
         let pool = ScanPool(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                             settings: settings, annotators: annotators)
-        pool.run(walker) { record, entry in
-            scanned += 1
-            if entry.origin == .operand, let error = entry.error, error.isNotFound {
-                progress.clear()
-                FileHandleLite.stderr("imgsniff: \(record.displayPath): \(error)")
-                missingOperand = true
-                return
+        pool.run(walker) { batch in
+            batch.bytes.withUnsafeBufferPointer { bytes in
+                var start = 0
+                for i in batch.outcomes.indices {
+                    let o = batch.outcomes[i]
+                    let record = UnsafeBufferPointer(rebasing: bytes[start..<o.end])
+                    start = o.end
+                    scanned += 1
+                    if o.missingOperand {
+                        progress.clear()
+                        FileHandleLite.stderr(o.message ?? "")
+                        missingOperand = true
+                        continue
+                    }
+                    if o.failure { failures = true }
+                    if let message = o.message {
+                        progress.clear()
+                        FileHandleLite.stderr(message)
+                    }
+                    if o.included {
+                        if keepRecords {
+                            let r = batch.records[i]
+                            summary.count(r)
+                            for a in annotators { a.didEmit(r) }
+                            if format == .table { table.add(r) }
+                        }
+                        stream.write(encoded: record)
+                    }
+                    progress.update(scanned)
+                }
             }
-            if record.isFailure { failures = true }
-            if let error = record.error, record.isFailure, format != .table || !record.isIncluded {
-                progress.clear()
-                FileHandleLite.stderr("imgsniff: \(record.displayPath): \(error)")
-            }
-            if record.isIncluded {
-                summary.count(record)
-                for a in annotators { a.didEmit(record) }
-                if format == .table { table.add(record) } else { stream.write(record) }
-            }
-            progress.update(scanned)
         }
         if let error = walker.filesFromError {
             FileHandleLite.stderr("imgsniff: --files-from \(traversal.filesFrom ?? ""): \(error)")
@@ -177,6 +195,14 @@ struct ScanSettings: Sendable {
     let onlyImages: Bool
     let mismatchesOnly: Bool
     let hintFromExtension: Bool
+    /// The output format (the workers encode NDJSON/JSON/CSV records).
+    var format: ScanFormat = .ndjson
+    /// The annotators' field names (JSON keys, CSV columns).
+    var extraFieldNames: [String] = []
+    /// Work out `ScanRecord.isMismatch` (for `--mismatches`, the table and annotators).
+    var checksMismatch = true
+    /// Hand whole records to the main thread (the table, annotators), not only encoded bytes.
+    var keepsRecords = true
 
     var hasFilters: Bool { onlyImages || mismatchesOnly || !filterTypes.isEmpty }
 
@@ -200,7 +226,8 @@ struct ScanSettings: Sendable {
             default:
                 let result = entry.withLocation { dir, name in
                     Result { () throws(FileError) -> Detection in
-                        try sniffer.detect(path: name, relativeTo: dir, hint: hint, followSymlinks: entry.followSymlinks)
+                        try sniffer.detect(path: name, relativeTo: dir, hint: hint, followSymlinks: entry.followSymlinks,
+                                           knownRegular: entry.knownRegular)
                     }
                 }
                 switch result {
@@ -212,7 +239,7 @@ struct ScanSettings: Sendable {
             }
         }
         if let d = r.detection {
-            r.isMismatch = MismatchRule.isMismatch(fileExtension: r.fileExtension, detection: d)
+            if checksMismatch { r.isMismatch = MismatchRule.isMismatch(fileExtension: r.fileExtension, detection: d) }
             var keep = true
             if onlyImages && !d.type.isImage { keep = false }
             if !filterTypes.isEmpty && !filterTypes.contains(where: { d.type.conforms(to: $0) }) { keep = false }
@@ -261,10 +288,102 @@ enum StandardInput {
     }
 }
 
-/// Worker threads fed from the walk, with results written in walk order through a bounded
-/// reorder window (memory does not grow with the number of files).
+/// What the main thread needs to know about one scanned entry (the record itself, when kept, is
+/// in `ScanBatch.records`; its encoded bytes end at `end` in `ScanBatch.bytes`).
+struct ScanOutcome {
+    /// End of this entry's encoded record in `ScanBatch.bytes` (it starts where the previous
+    /// entry's ends; empty when not included).
+    var end = 0
+    var included = false
+    /// Makes the exit status 1.
+    var failure = false
+    /// An operand that does not exist: exit status 2, no record.
+    var missingOperand = false
+    /// A line for standard error.
+    var message: String?
+}
+
+/// A run of consecutive walk entries, handed to a worker in one go, and its results.
+final class ScanBatch: @unchecked Sendable {
+    var sequence = 0
+    var entries: [WalkEntry] = []
+    var outcomes: [ScanOutcome] = []
+    /// Only when `ScanSettings.keepsRecords`.
+    var records: [ScanRecord] = []
+    /// The included records, encoded for the output format, one after the other.
+    var bytes: [UInt8] = []
+
+    func reset() {
+        entries.removeAll(keepingCapacity: true)
+        outcomes.removeAll(keepingCapacity: true)
+        records.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+/// One thread's means of scanning: a sniffer (with its reused buffer), the annotators' worker
+/// halves and a record encoder. Used on one thread at a time.
+final class ScanWorker: @unchecked Sendable {
+    private let settings: ScanSettings
+    private let sniffer = FileSniffer()
+    private let annotators: [any RecordAnnotatorWorker]
+    private let encoder: RecordEncoder
+
+    init(settings: ScanSettings, annotators: [any RecordAnnotatorWorker]) {
+        self.settings = settings
+        self.annotators = annotators
+        encoder = RecordEncoder(format: settings.format, extraFieldNames: settings.extraFieldNames)
+    }
+
+    /// Detects, filters and encodes every entry of `batch`.
+    func process(_ batch: ScanBatch) {
+        // Work on locals (moved out of the batch and back): no exclusivity checks per record.
+        var bytes: [UInt8] = [], outcomes: [ScanOutcome] = [], records: [ScanRecord] = []
+        swap(&bytes, &batch.bytes)
+        swap(&outcomes, &batch.outcomes)
+        swap(&records, &batch.records)
+        let keepsRecords = settings.keepsRecords
+        let format = settings.format
+        outcomes.reserveCapacity(batch.entries.count)
+        if keepsRecords { records.reserveCapacity(batch.entries.count) }
+        batch.entries.withUnsafeBufferPointer { entries in
+            for entry in entries {
+                let r = settings.record(for: entry, sniffer: sniffer, annotators: annotators)
+                var o = ScanOutcome()
+                if entry.origin == .operand, let error = entry.error, error.isNotFound {
+                    o.missingOperand = true
+                    o.message = "imgsniff: \(r.displayPath): \(error)"
+                } else {
+                    o.failure = r.isFailure
+                    if let error = r.error, r.isFailure, format != .table || !r.isIncluded {
+                        o.message = "imgsniff: \(r.displayPath): \(error)"
+                    }
+                    o.included = r.isIncluded
+                    if r.isIncluded { encoder.encode(r, into: &bytes) }
+                }
+                o.end = bytes.count
+                outcomes.append(o)
+                if keepsRecords { records.append(r) }
+            }
+        }
+        swap(&bytes, &batch.bytes)
+        swap(&outcomes, &batch.outcomes)
+        swap(&records, &batch.records)
+    }
+}
+
+/// Scans the walk in batches of consecutive entries on `jobs` threads (the calling thread is one
+/// of them), handing the results back in walk order through a bounded reorder window (memory
+/// does not grow with the number of files). One lock round trip and at most one wake-up per
+/// batch, not per file.
+///
+/// A walk that fits in one batch, and `--jobs 1`, run inline on the calling thread: no threads.
 final class ScanPool: @unchecked Sendable {
+    /// Entries per batch.
+    static let batchSize = 128
+
     private let jobs: Int
+    /// Batches in flight (handed out and not yet consumed), at most.
     private let window: Int
     private let settings: ScanSettings
     private let annotators: [any RecordAnnotator]
@@ -272,18 +391,20 @@ final class ScanPool: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var jobReady = pthread_cond_t()
     private var resultReady = pthread_cond_t()
-    private var queue: [(Int, WalkEntry)] = []
+    // Guarded by `mutex`:
+    private var queue: [ScanBatch] = []
     private var queueHead = 0
-    private var results: [(ScanRecord, WalkEntry)?]
+    private var finished: [ScanBatch?]
     private var nextEmit = 0
     private var closed = false
+    private var mainWaiting = false
 
     init(jobs: Int, settings: ScanSettings, annotators: [any RecordAnnotator]) {
         self.jobs = max(1, jobs)
-        window = max(64, self.jobs * 32)
+        window = max(4, self.jobs * 4)
         self.settings = settings
         self.annotators = annotators
-        results = Array(repeating: nil, count: window)
+        finished = Array(repeating: nil, count: window)
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&jobReady, nil)
         pthread_cond_init(&resultReady, nil)
@@ -295,65 +416,141 @@ final class ScanPool: @unchecked Sendable {
         pthread_cond_destroy(&resultReady)
     }
 
-    /// Runs the walk to the end, calling `emit` on this thread for every entry, in walk order.
-    func run(_ walker: Walker, emit: (ScanRecord, WalkEntry) -> Void) {
-        var threads: [Thread] = []
-        let done = DispatchGroupLite(count: jobs)
-        for _ in 0..<jobs {
-            let context = WorkerContext(annotators: annotators.map { $0.makeWorker() })
+    private func makeWorker() -> ScanWorker {
+        ScanWorker(settings: settings, annotators: annotators.map { $0.makeWorker() })
+    }
+
+    /// Runs the walk to the end, calling `consume` on this thread for every batch, in walk order.
+    /// The batch is reused afterwards: `consume` must not keep it.
+    func run(_ walker: Walker, consume: (ScanBatch) -> Void) {
+        var lookahead: WalkEntry? = walker.next()
+        var spare: [ScanBatch] = []
+        /// The next batch of entries from the walk, or nil at its end.
+        func fill() -> ScanBatch? {
+            guard let first = lookahead else { return nil }
+            let batch = spare.popLast() ?? ScanBatch()
+            batch.entries.reserveCapacity(ScanPool.batchSize)
+            batch.entries.append(first)
+            lookahead = nil
+            while batch.entries.count < ScanPool.batchSize, let entry = walker.next() { batch.entries.append(entry) }
+            if batch.entries.count == ScanPool.batchSize { lookahead = walker.next() }
+            return batch
+        }
+
+        guard let first = fill() else { return }
+        if jobs == 1 || lookahead == nil {
+            // Inline: one batch at a time on this thread.
+            let worker = makeWorker()
+            var batch: ScanBatch? = first
+            while let b = batch {
+                worker.process(b)
+                consume(b)
+                b.reset()
+                spare.append(b)
+                batch = fill()
+            }
+            return
+        }
+
+        // `jobs - 1` worker threads; this thread walks, writes, and scans batches too whenever
+        // the workers have enough queued (so `jobs` threads scan, none sits idle).
+        let threads = jobs - 1
+        let done = DispatchGroupLite(count: threads)
+        for _ in 0..<threads {
+            let worker = makeWorker()
             let thread = Thread { [self] in
-                self.work(context)
+                self.work(worker)
                 done.leave()
             }
             thread.stackSize = 1 << 20
-            threads.append(thread)
             thread.start()
         }
+        let mine = makeWorker()
         var issued = 0
-        var ready: [(ScanRecord, WalkEntry)] = []
-        while let entry = walker.next() {
-            pthread_mutex_lock(&mutex)
-            takeReady(into: &ready)
-            while issued - nextEmit >= window {
-                pthread_cond_wait(&resultReady, &mutex)
-                takeReady(into: &ready)
+        var ready: [ScanBatch] = []
+        func deliver() {
+            for b in ready {
+                consume(b)
+                b.reset()
+                spare.append(b)
             }
-            queue.append((issued, entry))
+            ready.removeAll(keepingCapacity: true)
+        }
+        /// Scans the oldest queued batch on this thread (mutex held on entry and exit; released
+        /// meanwhile, when what is ready is written first). False when nothing is queued.
+        func helpOne() -> Bool {
+            guard queueHead < queue.count else { return false }
+            let batch = queue[queueHead]
+            dequeued()
+            pthread_mutex_unlock(&mutex)
+            deliver()
+            mine.process(batch)
+            pthread_mutex_lock(&mutex)
+            finished[batch.sequence % window] = batch
+            return true
+        }
+        var next: ScanBatch? = first
+        while let batch = next {
+            batch.sequence = issued
+            pthread_mutex_lock(&mutex)
+            // Room in the window for one more batch: help with, or wait for, those in flight.
+            while true {
+                takeReady(into: &ready)
+                if issued - nextEmit < window { break }
+                if !helpOne() {
+                    mainWaiting = true
+                    pthread_cond_wait(&resultReady, &mutex)
+                    mainWaiting = false
+                }
+            }
+            queue.append(batch)
             issued += 1
             pthread_cond_signal(&jobReady)
+            if queue.count - queueHead > threads, helpOne() { takeReady(into: &ready) }
             pthread_mutex_unlock(&mutex)
-            for (r, e) in ready { emit(r, e) }
-            ready.removeAll(keepingCapacity: true)
+            deliver()
+            next = fill()
         }
         pthread_mutex_lock(&mutex)
         closed = true
         pthread_cond_broadcast(&jobReady)
         while nextEmit < issued {
             takeReady(into: &ready)
-            if ready.isEmpty {
-                pthread_cond_wait(&resultReady, &mutex)
+            if !ready.isEmpty {
+                pthread_mutex_unlock(&mutex)
+                deliver()
+                pthread_mutex_lock(&mutex)
                 continue
             }
-            pthread_mutex_unlock(&mutex)
-            for (r, e) in ready { emit(r, e) }
-            ready.removeAll(keepingCapacity: true)
-            pthread_mutex_lock(&mutex)
+            if !helpOne() {
+                mainWaiting = true
+                pthread_cond_wait(&resultReady, &mutex)
+                mainWaiting = false
+            }
         }
         pthread_mutex_unlock(&mutex)
         done.wait()
     }
 
-    /// Moves the in-order results out of the window (mutex held).
-    private func takeReady(into ready: inout [(ScanRecord, WalkEntry)]) {
-        while let r = results[nextEmit % window] {
-            ready.append(r)
-            results[nextEmit % window] = nil
+    /// Drops the batch at the head of the queue (mutex held).
+    private func dequeued() {
+        queueHead += 1
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+        }
+    }
+
+    /// Moves the finished batches that are next in order out of the window (mutex held).
+    private func takeReady(into ready: inout [ScanBatch]) {
+        while let b = finished[nextEmit % window] {
+            ready.append(b)
+            finished[nextEmit % window] = nil
             nextEmit += 1
         }
     }
 
-    private func work(_ context: WorkerContext) {
-        let sniffer = FileSniffer()
+    private func work(_ worker: ScanWorker) {
         while true {
             pthread_mutex_lock(&mutex)
             while queueHead == queue.count && !closed { pthread_cond_wait(&jobReady, &mutex) }
@@ -361,28 +558,18 @@ final class ScanPool: @unchecked Sendable {
                 pthread_mutex_unlock(&mutex)
                 return
             }
-            let (seq, entry) = queue[queueHead]
-            queueHead += 1
-            if queueHead >= 1024 && queueHead * 2 >= queue.count {
-                queue.removeFirst(queueHead)
-                queueHead = 0
-            }
+            let batch = queue[queueHead]
+            dequeued()
             pthread_mutex_unlock(&mutex)
 
-            let record = settings.record(for: entry, sniffer: sniffer, annotators: context.annotators)
+            worker.process(batch)
 
             pthread_mutex_lock(&mutex)
-            results[seq % window] = (record, entry)
-            if seq == nextEmit { pthread_cond_signal(&resultReady) }
+            finished[batch.sequence % window] = batch
+            if batch.sequence == nextEmit && mainWaiting { pthread_cond_signal(&resultReady) }
             pthread_mutex_unlock(&mutex)
         }
     }
-}
-
-/// A worker's per-thread annotator halves.
-private final class WorkerContext: @unchecked Sendable {
-    let annotators: [any RecordAnnotatorWorker]
-    init(annotators: [any RecordAnnotatorWorker]) { self.annotators = annotators }
 }
 
 /// Waits for `count` threads to call `leave()`.

@@ -30,6 +30,11 @@ final class OutputBuffer {
         if bytes.count >= limit { flush() }
     }
 
+    func write(bytes more: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: more)
+        if bytes.count >= limit { flush() }
+    }
+
     func flush() {
         var done = 0
         while done < bytes.count {
@@ -103,7 +108,9 @@ enum Encode {
     }
 }
 
-/// Writes records in one of the streaming formats.
+/// Writes records in one of the streaming formats. The records arrive already encoded by a
+/// `RecordEncoder` (on the worker threads); this adds what depends on the position in the output
+/// (JSON's brackets and commas, CSV's header).
 struct StreamWriter {
     let format: ScanFormat
     let extraFieldNames: [String]
@@ -127,58 +134,248 @@ struct StreamWriter {
         }
     }
 
-    mutating func write(_ r: ScanRecord) {
-        switch format {
-        case .ndjson:
-            out.write(jsonObject(r) + "\n")
-        case .json:
-            out.write((count == 0 ? "\n" : ",\n") + jsonObject(r))
-        case .csv:
-            out.write(csvRow(r) + "\r\n")
-        case .table:
-            break
-        }
+    /// Writes one record encoded by `RecordEncoder.encode(_:into:)` for this format.
+    mutating func write(encoded record: UnsafeBufferPointer<UInt8>) {
+        if format == .table { return }
+        if format == .json { out.write(count == 0 ? "\n" : ",\n") }
+        out.write(bytes: record)
         count += 1
     }
 
     mutating func end() {
         if format == .json { out.write(count == 0 ? "]\n" : "\n]\n") }
     }
+}
 
-    func jsonObject(_ r: ScanRecord) -> String {
-        var s = "{\"path\":" + Encode.json(r.displayPath)
-        if let d = r.detection {
-            s += ",\"uti\":" + Encode.json(d.type.identifier)
-            s += ",\"mime\":" + Encode.json(d.type.preferredMIMEType)
-            s += ",\"extension\":" + Encode.json(d.type.preferredFilenameExtension)
-            s += ",\"isImage\":" + (d.type.isImage ? "true" : "false")
-            s += ",\"confidence\":" + Encode.json(d.confidence.rawValue)
-            s += ",\"animated\":" + (d.isAnimated ? "true" : "false")
-            s += ",\"error\":null"
-            if d.completeness == .truncated { s += ",\"completeness\":\"truncated\"" }
-        } else {
-            s += ",\"uti\":null,\"mime\":null,\"extension\":null,\"isImage\":null,\"confidence\":null,\"animated\":null"
-            s += ",\"error\":" + Encode.json(r.error ?? "unknown error")
+/// Encodes NDJSON/JSON/CSV records straight into bytes: one per worker thread (it caches the
+/// encoded fields of each type it meets). An NDJSON record ends with "\n", a CSV row with
+/// "\r\n"; a JSON record has no separator (`StreamWriter` adds ",\n").
+///
+/// The bytes are exactly what `Encode.json`/`Encode.csv` make of the same strings (the path's
+/// text form is `PathText.display`): paths are escaped byte by byte, with a fast path for the
+/// common case of a path that needs no escaping at all.
+final class RecordEncoder {
+    let format: ScanFormat
+    let extraFieldNames: [String]
+    /// Per `ImageType.rawValue`, made on first use: JSON `,"uti":…,"mime":…,"extension":…,
+    /// "isImage":…` or CSV `,uti,mime,extension,isImage`. (A raw buffer, not an array property:
+    /// no exclusivity check or uniqueness test per record.)
+    private let typeFragments: UnsafeMutablePointer<[UInt8]?>
+    /// Per confidence (in `allCases` order): JSON `,"confidence":"…","animated":` or CSV
+    /// `,confidence,`.
+    private let confidenceFragments: [(Detection.Confidence, [UInt8])]
+    /// The extra fields' JSON keys, encoded once: `,"name":`.
+    private let extraKeys: [[UInt8]]
+
+    init(format: ScanFormat, extraFieldNames: [String]) {
+        self.format = format
+        self.extraFieldNames = extraFieldNames
+        extraKeys = extraFieldNames.map { Array(("," + Encode.json($0) + ":").utf8) }
+        confidenceFragments = Detection.Confidence.allCases.map { c in
+            let text = format == .csv ? "," + Encode.csv(c.rawValue) + ","
+                                      : ",\"confidence\":" + Encode.json(c.rawValue) + ",\"animated\":"
+            return (c, Array(text.utf8))
         }
-        if !r.pathIsUTF8 { s += ",\"pathBytes\":" + Encode.json(PathText.base64(r.path)) }
-        for (name, value) in zip(extraFieldNames, r.extraFields) {
-            s += "," + Encode.json(name) + ":" + Encode.json(value)
-        }
-        return s + "}"
+        typeFragments = .allocate(capacity: 256)
+        typeFragments.initialize(repeating: nil, count: 256)
     }
 
-    func csvRow(_ r: ScanRecord) -> String {
-        var cells = [Encode.csv(r.displayPath)]
-        if let d = r.detection {
-            cells += [d.type.identifier, d.type.preferredMIMEType ?? "", d.type.preferredFilenameExtension ?? "",
-                      d.type.isImage ? "true" : "false", d.confidence.rawValue, d.isAnimated ? "true" : "false",
-                      d.completeness == .truncated ? "truncated" : "complete", ""].map(Encode.csv)
-        } else {
-            cells += ["", "", "", "", "", "", "", Encode.csv(r.error ?? "unknown error")]
+    deinit {
+        typeFragments.deinitialize(count: 256)
+        typeFragments.deallocate()
+    }
+
+    private func confidenceFragment(_ c: Detection.Confidence) -> [UInt8] {
+        for (k, v) in confidenceFragments where k == c { return v }
+        return []
+    }
+
+    /// Appends the record `r` to `out` (nothing for the table format).
+    func encode(_ r: ScanRecord, into out: inout [UInt8]) {
+        switch format {
+        case .ndjson:
+            json(r, into: &out)
+            out.append(UInt8(ascii: "\n"))
+        case .json:
+            json(r, into: &out)
+        case .csv:
+            csv(r, into: &out)
+        case .table:
+            break
         }
-        cells.append(r.pathIsUTF8 ? "" : PathText.base64(r.path))
-        for value in r.extraFields { cells.append(Encode.csv(value)) }
-        return cells.joined(separator: ",")
+    }
+
+    private func typeFragment(_ type: ImageType) -> [UInt8] {
+        if let cached = typeFragments[Int(type.rawValue)] { return cached }
+        return makeTypeFragment(type)
+    }
+
+    @inline(never)
+    private func makeTypeFragment(_ type: ImageType) -> [UInt8] {
+        let text: String
+        if format == .csv {
+            text = "," + [type.identifier, type.preferredMIMEType ?? "", type.preferredFilenameExtension ?? "",
+                          type.isImage ? "true" : "false"].map(Encode.csv).joined(separator: ",")
+        } else {
+            text = ",\"uti\":" + Encode.json(type.identifier)
+                + ",\"mime\":" + Encode.json(type.preferredMIMEType)
+                + ",\"extension\":" + Encode.json(type.preferredFilenameExtension)
+                + ",\"isImage\":" + (type.isImage ? "true" : "false")
+        }
+        let bytes = Array(text.utf8)
+        typeFragments[Int(type.rawValue)] = bytes
+        return bytes
+    }
+
+    private func json(_ r: ScanRecord, into out: inout [UInt8]) {
+        out.append(static: "{\"path\":")
+        let pathIsUTF8 = RecordEncoder.jsonPath(r.path, into: &out)
+        if let d = r.detection {
+            out.append(contentsOf: typeFragment(d.type))
+            out.append(contentsOf: confidenceFragment(d.confidence))
+            if d.isAnimated { out.append(static: "true,\"error\":null") } else { out.append(static: "false,\"error\":null") }
+            if d.completeness == .truncated { out.append(static: ",\"completeness\":\"truncated\"") }
+        } else {
+            out.append(static: ",\"uti\":null,\"mime\":null,\"extension\":null,\"isImage\":null,\"confidence\":null,\"animated\":null,\"error\":")
+            RecordEncoder.jsonString(r.error ?? "unknown error", into: &out)
+        }
+        if !pathIsUTF8 {
+            out.append(static: ",\"pathBytes\":")
+            RecordEncoder.jsonString(PathText.base64(r.path), into: &out)
+        }
+        for (key, value) in zip(extraKeys, r.extraFields) {
+            out.append(contentsOf: key)
+            out.append(contentsOf: Encode.json(value).utf8)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private func csv(_ r: ScanRecord, into out: inout [UInt8]) {
+        let pathIsUTF8 = RecordEncoder.csvPath(r.path, into: &out)
+        if let d = r.detection {
+            out.append(contentsOf: typeFragment(d.type))
+            out.append(contentsOf: confidenceFragment(d.confidence))
+            out.append(static: d.isAnimated ? "true," : "false,")
+            out.append(static: d.completeness == .truncated ? "truncated,," : "complete,,")
+        } else {
+            out.append(static: ",,,,,,,,")
+            out.append(contentsOf: Encode.csv(r.error ?? "unknown error").utf8)
+            out.append(UInt8(ascii: ","))
+        }
+        if !pathIsUTF8 { out.append(contentsOf: PathText.base64(r.path).utf8) }
+        for value in r.extraFields {
+            out.append(UInt8(ascii: ","))
+            out.append(contentsOf: Encode.csv(value).utf8)
+        }
+        out.append(static: "\r\n")
+    }
+
+    /// What a path's bytes hold: whether any needs JSON escaping (`"`, `\\`, < 0x20, 0x7F),
+    /// CSV quoting (`,`, `"`, CR, LF), and whether any is not ASCII.
+    private struct PathScan {
+        var jsonSpecial: Bool
+        var csvSpecial: Bool
+        var nonASCII: Bool
+
+        /// Per byte: 1 = needs JSON escaping, 2 = needs CSV quoting, 4 = not ASCII.
+        private static let classes: [UInt8] = (0...255).map { (b: Int) -> UInt8 in
+            var c: UInt8 = 0
+            if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F { c |= 1 }
+            if b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D { c |= 2 }
+            if b >= 0x80 { c |= 4 }
+            return c
+        }
+
+        init(_ p: UnsafeBufferPointer<UInt8>) {
+            var seen: UInt8 = 0
+            PathScan.classes.withUnsafeBufferPointer { table in
+                for b in p { seen |= table[Int(b)] }
+            }
+            jsonSpecial = seen & 1 != 0
+            csvSpecial = seen & 2 != 0
+            nonASCII = seen & 4 != 0
+        }
+    }
+
+    /// Appends `Encode.json(PathText.display(path))`; returns whether the path is valid UTF-8.
+    static func jsonPath(_ path: [UInt8], into out: inout [UInt8]) -> Bool {
+        path.withUnsafeBufferPointer { p in
+            let scan = PathScan(p)
+            if scan.nonASCII && !PathText.isValidUTF8(p) {
+                jsonString(PathText.display(path), into: &out)
+                return false
+            }
+            if scan.jsonSpecial {
+                jsonEscaped(p, into: &out)
+            } else {
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: p)
+                out.append(UInt8(ascii: "\""))
+            }
+            return true
+        }
+    }
+
+    /// Appends `Encode.csv(PathText.display(path))`; returns whether the path is valid UTF-8.
+    static func csvPath(_ path: [UInt8], into out: inout [UInt8]) -> Bool {
+        path.withUnsafeBufferPointer { p in
+            let scan = PathScan(p)
+            if scan.nonASCII && !PathText.isValidUTF8(p) {
+                out.append(contentsOf: Encode.csv(PathText.display(path)).utf8)
+                return false
+            }
+            if !scan.csvSpecial {
+                out.append(contentsOf: p)
+            } else if scan.nonASCII {
+                // Quotes are doubled per Character (a quote with a combining mark is one): leave
+                // that to `Encode.csv`.
+                out.append(contentsOf: Encode.csv(String(decoding: p, as: UTF8.self)).utf8)
+            } else {
+                out.append(UInt8(ascii: "\""))
+                for b in p {
+                    if b == UInt8(ascii: "\"") { out.append(b) }
+                    out.append(b)
+                }
+                out.append(UInt8(ascii: "\""))
+            }
+            return true
+        }
+    }
+
+    /// Appends `Encode.json(s)`.
+    static func jsonString(_ s: String, into out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { jsonEscaped($0, into: &out) }
+    }
+
+    /// `Encode.json` on valid UTF-8, byte by byte (every byte of a multi-byte scalar is >= 0x80
+    /// and passes through unchanged).
+    static func jsonEscaped(_ p: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        let hex: StaticString = "0123456789abcdef"
+        out.append(UInt8(ascii: "\""))
+        for b in p {
+            switch b {
+            case 0x22: out.append(static: "\\\"")
+            case 0x5C: out.append(static: "\\\\")
+            case 0x0A: out.append(static: "\\n")
+            case 0x0D: out.append(static: "\\r")
+            case 0x09: out.append(static: "\\t")
+            case 0..<0x20, 0x7F:
+                out.append(static: "\\u00")
+                out.append(hex.utf8Start[Int(b >> 4)])
+                out.append(hex.utf8Start[Int(b & 15)])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends the UTF-8 of a string literal (no String made).
+    @inline(__always)
+    mutating func append(static s: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 }
 

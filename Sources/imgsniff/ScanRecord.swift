@@ -20,15 +20,20 @@ struct AnnotationMember: Sendable, Hashable {
 }
 
 /// The result of scanning one walk entry.
+///
+/// Building one costs next to nothing (the path is shared with the entry, not copied): the text
+/// forms of the path and its extension are computed only when asked for (the table, messages,
+/// `--hint-from-extension`, the mismatch check), never for NDJSON/JSON/CSV output, which encodes
+/// the raw path bytes directly (`RecordEncoder`).
 struct ScanRecord: Sendable {
     /// Raw path bytes (no NUL).
     var path: [UInt8]
     /// Lossless text form of the path (`PathText.display`).
-    var displayPath: String
+    var displayPath: String { PathText.display(path) }
     /// Whether `path` is valid UTF-8 (when not, JSON and CSV also carry `pathBytes`).
-    var pathIsUTF8: Bool
+    var pathIsUTF8: Bool { PathText.isValidUTF8(path) }
     /// The file's own filename extension, if any.
-    var fileExtension: String?
+    var fileExtension: String? { WalkEntry.filenameExtension(of: path) }
     /// What detection said; nil when the file could not be read (then `error` is set).
     var detection: Detection?
     /// Why the file could not be read.
@@ -37,7 +42,9 @@ struct ScanRecord: Sendable {
     /// directory, loop, an explicitly named FIFO/socket/device). FIFOs, sockets and devices met
     /// inside directories carry an `error` but do not count.
     var isFailure = false
-    /// The extension names a known type that the content is not (see `MismatchRule`).
+    /// The extension names a known type that the content is not (see `MismatchRule`). Worked out
+    /// only when something reads it (`ScanSettings.checksMismatch`: `--mismatches`, the table,
+    /// annotators); false otherwise.
     var isMismatch = false
     /// Passes the filters (`--only-images`, `--type`, `--mismatches`).
     var isIncluded = true
@@ -48,9 +55,6 @@ struct ScanRecord: Sendable {
 
     init(entry: WalkEntry) {
         path = entry.path
-        displayPath = entry.displayPath
-        pathIsUTF8 = entry.pathIsUTF8
-        fileExtension = entry.filenameExtension
     }
 }
 

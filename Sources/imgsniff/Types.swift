@@ -13,12 +13,13 @@ struct Types: ParsableCommand {
 
         JSON: an array of objects with identifier, description, parents, extensions, mimeTypes, \
         isImage, isAbstract and detectionFamily (or null).
+
         Markdown: a table with the columns Identifier, Description, Extensions, MIME types, Parents.
 
         Examples:
           imgsniff types
           imgsniff types --format json | jq -r '.[] | select(.isImage) | .identifier'
-          imgsniff types --format markdown > docs/types.md
+          imgsniff types --format markdown     # the README's formats table (make readme-formats)
         """
     )
 

@@ -243,6 +243,10 @@ struct WalkEntry: Sendable {
     let error: WalkError?
     /// Directory depth below the operand (0 for operands and list paths).
     let depth: Int
+    /// `readdir` said `DT_REG` (no `stat` was needed to learn `kind`): detection may skip its own
+    /// look before opening (`FileSniffer.detect(...knownRegular:)`), which still checks the open
+    /// descriptor with `fstat` before reading.
+    var knownRegular = false
 
     /// The lossless text form of `path` (see `PathText.display`).
     var displayPath: String { PathText.display(path) }
@@ -251,17 +255,23 @@ struct WalkEntry: Sendable {
     var pathIsUTF8: Bool { PathText.isValidUTF8(path) }
 
     /// The last component of the path (bytes), for extension checks.
-    var baseName: ArraySlice<UInt8> {
+    var baseName: ArraySlice<UInt8> { WalkEntry.baseName(of: path) }
+
+    /// The filename extension (lower-cased only if ASCII; without the dot), or nil: none for
+    /// "name", ".hidden" or "name.".
+    var filenameExtension: String? { WalkEntry.filenameExtension(of: path) }
+
+    /// The last component of `path` (trailing slashes left out).
+    static func baseName(of path: [UInt8]) -> ArraySlice<UInt8> {
         var end = path.endIndex
         while end > path.startIndex + 1, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
         let slash = path[..<end].lastIndex(of: UInt8(ascii: "/"))
         return path[(slash.map { $0 + 1 } ?? path.startIndex)..<end]
     }
 
-    /// The filename extension (lower-cased only if ASCII; without the dot), or nil: none for
-    /// "name", ".hidden" or "name.".
-    var filenameExtension: String? {
-        let base = baseName
+    /// The filename extension of `path` (see `filenameExtension`).
+    static func filenameExtension(of path: [UInt8]) -> String? {
+        let base = baseName(of: path)
         guard let dot = base.lastIndex(of: UInt8(ascii: ".")), dot > base.startIndex, dot + 1 < base.endIndex else {
             return nil
         }
@@ -273,11 +283,21 @@ struct WalkEntry: Sendable {
     /// Calls `body` with a directory descriptor and a NUL-terminated name relative to it
     /// (`AT_FDCWD` and the whole path when there is no parent).
     func withLocation<R>(_ body: (Int32, UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        var bytes = name
-        bytes.append(0)
         let dir = parent?.fd ?? AT_FDCWD
-        return try bytes.withUnsafeBufferPointer { buffer in
-            try buffer.withMemoryRebound(to: CChar.self) { try body(dir, $0.baseAddress!) }
+        return try WalkEntry.withCString(name) { try body(dir, $0) }
+    }
+
+    /// `bytes` NUL-terminated, in a temporary buffer (on the stack when small): no heap
+    /// allocation per file.
+    static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
+            bytes.withUnsafeBufferPointer { source in
+                if let from = source.baseAddress, source.count > 0 {
+                    UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: from, byteCount: source.count)
+                }
+            }
+            buffer[bytes.count] = 0
+            return try body(UnsafePointer(buffer.baseAddress!))
         }
     }
 }
@@ -471,7 +491,8 @@ final class Walker: IteratorProtocol, Sequence {
                              followSymlinks: options.followSymlinks, error: nil, depth: depth)
         case let k:
             return WalkEntry(path: path, parent: frame.handle, name: name, kind: k, origin: .tree,
-                             followSymlinks: options.followSymlinks, error: nil, depth: depth)
+                             followSymlinks: options.followSymlinks, error: nil, depth: depth,
+                             knownRegular: Int(dType) == Int(DT_REG))
         }
     }
 
@@ -518,7 +539,7 @@ final class Walker: IteratorProtocol, Sequence {
         let readError = errno
         closedir(dir)
         if readError != 0 { return failure(WalkError(errno: readError)) }
-        names.sort { $0.name.lexicographicallyPrecedes($1.name) }
+        names.sort { Walker.bytewisePrecedes($0.name, $1.name) }
         var prefix = path
         if prefix.last != UInt8(ascii: "/") { prefix.append(UInt8(ascii: "/")) }
         stack.append(Frame(handle: handle, prefix: prefix, names: names, index: 0,
@@ -530,10 +551,22 @@ final class Walker: IteratorProtocol, Sequence {
         return nil
     }
 
+    /// `a.lexicographicallyPrecedes(b)` (unsigned bytes, a prefix first), with `memcmp`.
+    static func bytewisePrecedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                let n = Swift.min(pa.count, pb.count)
+                if n > 0 {
+                    let c = memcmp(pa.baseAddress!, pb.baseAddress!, n)
+                    if c != 0 { return c < 0 }
+                }
+                return pa.count < pb.count
+            }
+        }
+    }
+
     private func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
-        var copy = bytes
-        copy.append(0)
-        return copy.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
+        WalkEntry.withCString(bytes, body)
     }
 }
 
