@@ -125,21 +125,49 @@ public final class FileSniffer {
         let fd = openat(directory, path, flags)
         if fd < 0 { throw FileError(errno: errno) }
         defer { close(fd) }
-        return try detect(fileDescriptor: fd, hint: hint)
+        if knownRegular {
+            // The first read tells the size of a small file, and `fstat` is left for files of
+            // 4 KiB or more (it still refuses any non-regular file before a second read).
+            lastBytesRead = 0
+            lastReadCount = 0
+            let got: Int
+            do throws(FileError) { got = try read(fd, count: Limits.initialRead) } catch {
+                // A FIFO, socket or directory put there since the listing cannot be pread.
+                if error.code == ESPIPE || error.code == EISDIR || error.code == EINVAL {
+                    throw FileError(kind: .notRegularFile("not a regular file any more"), code: error.code)
+                }
+                throw error
+            }
+            if got < Limits.initialRead { return try detectRead(fd, have: got, size: got, hint: hint) }
+        }
+        return try detect(fileDescriptor: fd, hint: hint, alreadyRead: knownRegular ? Limits.initialRead : 0)
     }
 
     /// Detects the format of an open file descriptor (reads with `pread`, so the file offset is
     /// left alone). The descriptor must be a regular file.
     public func detect(fileDescriptor fd: Int32, hint: String? = nil) throws(FileError) -> Detection {
+        try detect(fileDescriptor: fd, hint: hint, alreadyRead: 0)
+    }
+
+    private func detect(fileDescriptor fd: Int32, hint: String?, alreadyRead: Int) throws(FileError) -> Detection {
         var st = stat()
         if fstat(fd, &st) != 0 { throw FileError(errno: errno) }
         guard st.st_mode & S_IFMT == S_IFREG else {
             throw FileError(kind: .notRegularFile(FileError.fileKind(st.st_mode)))
         }
         let size = Int(st.st_size)
-        lastBytesRead = 0
-        lastReadCount = 0
-        var have = try read(fd, count: min(size, Limits.initialRead))
+        if alreadyRead == 0 {
+            lastBytesRead = 0
+            lastReadCount = 0
+        }
+        let first = min(size, Limits.initialRead)
+        let have = alreadyRead >= first ? first : try read(fd, count: first)
+        return try detectRead(fd, have: have, size: size, hint: hint)
+    }
+
+    /// Detection once the buffer holds the first `have` bytes of a file of `size` bytes.
+    private func detectRead(_ fd: Int32, have firstRead: Int, size: Int, hint: String?) throws(FileError) -> Detection {
+        var have = firstRead
         var limit = min(size, Limits.maxPrefix)
         // A file that shrank under us is as long as what we could read.
         var total = have < min(size, Limits.initialRead) ? have : size

@@ -232,27 +232,8 @@ struct JournalContents {
 
 /// JSON text helpers shared by the journal and the rename output.
 enum RenameJSON {
-    /// A JSON string literal.
-    static func string(_ s: String) -> String {
-        var r = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": r += "\\\""
-            case "\\": r += "\\\\"
-            case "\n": r += "\\n"
-            case "\r": r += "\\r"
-            case "\t": r += "\\t"
-            default:
-                if c.value < 0x20 || c.value == 0x7F {
-                    r += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
-                        + String(c.value, radix: 16)
-                } else {
-                    r.unicodeScalars.append(c)
-                }
-            }
-        }
-        return r + "\""
-    }
+    /// A JSON string literal (the same escaping as scan's records).
+    static func string(_ s: String) -> String { Encode.json(s) }
 
     /// `,"key":"text"` and, when the bytes are not valid UTF-8, `,"keyBytes":"base64"` too.
     static func bytesField(_ key: String, _ bytes: [UInt8]) -> String {

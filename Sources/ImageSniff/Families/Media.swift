@@ -46,7 +46,9 @@ enum Media {
         let v = input.view
         guard let method = v.u8(2) else { return v.u8(1) == 0x8B ? .need(3, fallback: nil) : .no }
         guard v.u8(1) == 0x8B, method == 8 else { return .no }
-        if let flags = v.u8(3), flags & 0xE0 != 0 { return .no }
+        guard let flags = v.u8(3) else { return .need(10, fallback: nil) }
+        guard flags & 0xE0 == 0 else { return .no }  // reserved flag bits are zero
+        guard v.count >= 10 else { return .need(10, fallback: Hit(.gzip)) }
         // SVGZ: an SVG document inside. Inflate a bounded prefix and look at the root element.
         if let inner = Inflate.gunzipPrefix(v, limit: 1024) {
             let isSVG = inner.withUnsafeBytes { raw -> Bool in

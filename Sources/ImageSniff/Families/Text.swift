@@ -137,9 +137,9 @@ enum Text {
         var utf16 = false
         if v.equals(0xEFBB_BF, length: 3) { start = 3 }
         if v.equals(0xFFFE, length: 2) || v.equals(0xFEFF, length: 2) { utf16 = true }
-        if utf16 { return .hit(Hit(.plainText, .likely)) }
         // A few bytes of a longer file say too little to call it text.
         if v.count < 64 && input.hasMore { return .need(64, fallback: nil) }
+        if utf16 { return .hit(Hit(.plainText, .likely)) }
         guard isText(v, upTo: 2048, dataEndsAtView: input.isWhole) else { return .no }  // 2 KiB is evidence enough
         while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
         guard start < v.count else { return v.count >= 2 ? .hit(Hit(.plainText, .likely)) : .no }
