@@ -111,7 +111,8 @@ enum Detector {
             // Ask for more only when it can be had: a structure past the read cap (a TIFF whose
             // IFD0 sits at the end of a large file) is answered from what is here.
             if n > input.view.count && input.hasMore && n <= input.limit { return .needPrefix(n) }
-            if n > input.view.count && input.view.count >= input.totalLength { truncated = true }
+            // Wanting more than the data holds is truncation, whether or not all of it is in view.
+            if n > input.totalLength { truncated = true }
             if let fallback { return .done(fallback, truncated: truncated) }
             return nil
         case .needTail(let fallback):

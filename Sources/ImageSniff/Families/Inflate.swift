@@ -3,9 +3,19 @@
 // and stops at the first inconsistency; it never reads outside the bytes it is given.
 
 enum Inflate {
-    /// The first (up to) `limit` bytes of the gzip member at the start of `v`, or nil when the
-    /// header or the compressed data is malformed before anything useful came out.
-    static func gunzipPrefix(_ v: ByteView, limit: Int) -> [UInt8]? {
+    /// How far inflating got.
+    enum Outcome {
+        /// `limit` bytes came out, or the stream ended cleanly: the output is all there is to see.
+        case complete
+        /// The compressed bytes ran out first: more of the input would give more output.
+        case ranOut
+        /// The stream is damaged.
+        case corrupt
+    }
+
+    /// The first (up to) `limit` bytes of the gzip member at the start of `v`, and how far it
+    /// got; nil when the header is malformed.
+    static func gunzipPrefix(_ v: ByteView, limit: Int) -> (output: [UInt8], outcome: Outcome)? {
         guard v.u8(0) == 0x1F, v.u8(1) == 0x8B, v.u8(2) == 8, let flags = v.u8(3) else { return nil }
         var o = 10
         if flags & 0x04 != 0 {  // FEXTRA
@@ -18,7 +28,15 @@ enum Inflate {
         guard o < v.count else { return nil }
         var decoder = Decoder(input: v, start: o, limit: limit)
         decoder.run()
-        return decoder.output.isEmpty ? nil : decoder.output
+        let outcome: Outcome
+        if decoder.output.count >= limit || (decoder.finished && !decoder.failed) {
+            outcome = .complete
+        } else if decoder.ranOut {
+            outcome = .ranOut
+        } else {
+            outcome = .corrupt
+        }
+        return (decoder.output, outcome)
     }
 
     private static func skipZeroTerminated(_ v: ByteView, _ start: Int) -> Int {
@@ -60,6 +78,10 @@ enum Inflate {
         let limit: Int
         var output: [UInt8] = []
         var failed = false
+        /// The input ended before the stream did.
+        var ranOut = false
+        /// The final block ended.
+        var finished = false
 
         init(input: ByteView, start: Int, limit: Int) {
             self.input = input
@@ -71,7 +93,7 @@ enum Inflate {
         /// `n` bits, least significant first; nil (and `failed`) when the input runs out.
         mutating func bits(_ n: Int) -> Int? {
             while bitCount < n {
-                guard let b = input.u8(position) else { failed = true; return nil }
+                guard let b = input.u8(position) else { failed = true; ranOut = true; return nil }
                 position += 1
                 bitBuffer |= UInt32(b) << UInt32(bitCount)
                 bitCount += 8
@@ -110,18 +132,22 @@ enum Inflate {
                 default: failed = true
                 }
             }
+            if last && !failed { finished = true }
         }
 
         mutating func stored() {
             bitBuffer = 0
             bitCount = 0
-            guard let length = input.u16le(position), let check = input.u16le(position + 2), length == ~check else {
+            guard let length = input.u16le(position), let check = input.u16le(position + 2) else {
                 failed = true
+                ranOut = true
                 return
             }
+            guard length == ~check else { failed = true; return }
             position += 4
             for _ in 0..<Int(length) {
-                guard output.count < limit, let b = input.u8(position) else { return }
+                guard output.count < limit else { return }
+                guard let b = input.u8(position) else { failed = true; ranOut = true; return }
                 output.append(b)
                 position += 1
             }

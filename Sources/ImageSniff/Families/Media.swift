@@ -50,7 +50,12 @@ enum Media {
         guard flags & 0xE0 == 0 else { return .no }  // reserved flag bits are zero
         guard v.count >= 10 else { return .need(10, fallback: Hit(.gzip)) }
         // SVGZ: an SVG document inside. Inflate a bounded prefix and look at the root element.
-        if let inner = Inflate.gunzipPrefix(v, limit: 1024) {
+        if let (inner, outcome) = Inflate.gunzipPrefix(v, limit: 1024) {
+            // Decide only on all the output there is to see: a cut stream could turn to binary.
+            if outcome == .ranOut && input.hasMore {
+                return .need(min(input.limit, v.count * 2 + 4096), fallback: Hit(.gzip))
+            }
+            guard outcome == .complete else { return .hit(Hit(.gzip)) }
             let isSVG = inner.withUnsafeBytes { raw -> Bool in
                 let view = ByteView(base: raw)
                 var start = view.equals(0xEFBB_BF, length: 3) ? 3 : 0

@@ -49,9 +49,9 @@ enum Misc {
         if let early = v.signature("icns") { return early }
         guard let length = v.u32be(4) else { return .need(8, fallback: nil) }
         guard length >= 8 else { return .no }
-        if v.count >= 12 {
-            for i in 8..<12 where !ByteView.isFourCCByte(v.base[i]) && v.base[i] != UInt8(ascii: "#") { return .no }
-        }
+        // The first element's type must be a four-character code.
+        guard v.count >= 12 else { return .need(12, fallback: nil) }
+        for i in 8..<12 where !ByteView.isFourCCByte(v.base[i]) && v.base[i] != UInt8(ascii: "#") { return .no }
         return .hit(Hit(.icns))
     }
 

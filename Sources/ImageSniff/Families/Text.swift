@@ -63,6 +63,9 @@ enum Text {
 
     // MARK: Generic text
 
+    /// How much of the data the text check reads: 2 KiB is evidence enough.
+    static let window = 2048
+
     /// Whether the bytes look like text: no NUL and no control characters other than the
     /// usual white space, form feed, backspace and escape; valid UTF-8, or else Latin-1 without
     /// the C1 controls (0x80–0x9F).
@@ -137,10 +140,12 @@ enum Text {
         var utf16 = false
         if v.equals(0xEFBB_BF, length: 3) { start = 3 }
         if v.equals(0xFFFE, length: 2) || v.equals(0xFEFF, length: 2) { utf16 = true }
-        // A few bytes of a longer file say too little to call it text.
-        if v.count < 64 && input.hasMore { return .need(64, fallback: nil) }
+        // Text is judged on its first 2 KiB (or the whole, when shorter): no sooner, so that a
+        // prefix never says "text" of data that turns binary within the window.
+        let window = min(input.totalLength, Text.window)
+        if v.count < window && input.hasMore { return .need(window, fallback: nil) }
         if utf16 { return .hit(Hit(.plainText, .likely)) }
-        guard isText(v, upTo: 2048, dataEndsAtView: input.isWhole) else { return .no }  // 2 KiB is evidence enough
+        guard isText(v, upTo: window, dataEndsAtView: input.isWhole) else { return .no }
         while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
         guard start < v.count else { return v.count >= 2 ? .hit(Hit(.plainText, .likely)) : .no }
         guard v.count >= 2 else { return .no }  // one byte says nothing
