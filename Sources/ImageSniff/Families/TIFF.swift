@@ -53,7 +53,9 @@ enum TIFF {
         switch walk.readIFD(Int(ifd0)) {
         case .needs(let n): return .need(n, fallback: Hit(.rw2, .family))
         case .bad: return .hit(Hit(.rw2))
-        case .ok: return .hit(Hit(walk.make("LEICA") ? .rwl : .rw2))
+        case .ok:
+            if let end = walk.unreadValueEnd { return .need(end, fallback: Hit(.rw2, .family)) }
+            return .hit(Hit(walk.make("LEICA") ? .rwl : .rw2))
         }
     }
 }
@@ -111,6 +113,9 @@ struct RawWalk {
     let bigEndian: Bool
     var tags = TIFFTags()
     var visited = InlineOffsets()
+    /// The end of a value the decision reads (Make, Model, Software) that lies past the bytes
+    /// in view: no vendor is decided on bytes not yet read.
+    var unreadValueEnd: Int?
 
     init(view: ByteView, bigEndian: Bool) {
         self.view = view
@@ -133,9 +138,10 @@ struct RawWalk {
             guard let tag = view.u16(e, bigEndian: bigEndian), let type = view.u16(e + 2, bigEndian: bigEndian),
                   let n = view.u32(e + 4, bigEndian: bigEndian) else { return .bad }
             switch tag {
-            case 0x010F: tags.make = string(entry: e, type: type, count: n)
-            case 0x0110: tags.model = string(entry: e, type: type, count: n)
-            case 0x0131: tags.software = string(entry: e, type: type, count: n)
+            // Make, Model and Software describe the file: IFD0's, not a SubIFD's.
+            case 0x010F where visited.count == 1: tags.make = string(entry: e, type: type, count: n)
+            case 0x0110 where visited.count == 1: tags.model = string(entry: e, type: type, count: n)
+            case 0x0131 where visited.count == 1: tags.software = string(entry: e, type: type, count: n)
             case 0x0103:
                 let value = scalar(entry: e, type: type)
                 if visited.count == 1 { tags.ifd0Compression = value }
@@ -172,12 +178,15 @@ struct RawWalk {
 
     /// Where an ASCII value lies (inline when it fits in four bytes), cut at the first NUL, at
     /// most 64 bytes; empty when it is not in the bytes.
-    private func string(entry e: Int, type: UInt16, count: UInt32) -> Range<Int> {
+    private mutating func string(entry e: Int, type: UInt16, count: UInt32) -> Range<Int> {
         guard type == 2 || type == 7 || type == 1, count > 0 else { return 0..<0 }
         let n = min(Int(count), 64)
         let at: Int
         if count <= 4 { at = e + 8 } else if let o = view.u32(e + 8, bigEndian: bigEndian) { at = Int(o) } else { return 0..<0 }
-        guard view.has(at, n) else { return 0..<0 }
+        guard view.has(at, n) else {
+            unreadValueEnd = max(unreadValueEnd ?? 0, at + n)
+            return 0..<0
+        }
         var length = 0
         while length < n && view.base[at + length] != 0 { length += 1 }
         return at..<(at + length)
@@ -191,6 +200,7 @@ struct RawWalk {
         case .ok: break
         }
         if tags.hasDNGVersion { return .hit(Hit(.dng)) }
+        if let end = unreadValueEnd { return .need(end, fallback: Hit(.tiff, .family)) }
         let fromIFD0 = decide()
         if fromIFD0.confidence != .family || tags.subIFDs.count == 0 { return .hit(fromIFD0) }
         // IFD0 leaves it open: the SubIFDs hold the raw data's compression and photometric.
@@ -200,6 +210,7 @@ struct RawWalk {
             if case .needs(let n) = readIFD(subIFDs[i]) { pending = max(pending ?? 0, n) }
         }
         if tags.hasDNGVersion { return .hit(Hit(.dng)) }
+        if let end = unreadValueEnd { pending = max(pending ?? 0, end) }
         let decided = decide()
         if let pending, decided.confidence == .family { return .need(pending, fallback: decided) }
         return .hit(decided)
