@@ -149,7 +149,7 @@ struct RawWalk {
             case 0x0106:
                 let value = scalar(entry: e, type: type)
                 if value == 32803 || value == 34892 { tags.hasCFAPhotometric = true }
-            case 0xC612: tags.hasDNGVersion = true
+            case 0xC612 where visited.count == 1: tags.hasDNGVersion = true  // an IFD0 tag (DNG 1.x, "IFD 0")
             case 0xC634: tags.hasSonyPrivate = true
             case 0x7000: tags.hasSonyRawFileType = true
             case 0x8606: tags.hasLeafData = true
@@ -209,7 +209,6 @@ struct RawWalk {
         for i in 0..<min(subIFDs.count, 8) {
             if case .needs(let n) = readIFD(subIFDs[i]) { pending = max(pending ?? 0, n) }
         }
-        if tags.hasDNGVersion { return .hit(Hit(.dng)) }
         if let end = unreadValueEnd { pending = max(pending ?? 0, end) }
         let decided = decide()
         if let pending, decided.confidence == .family { return .need(pending, fallback: decided) }

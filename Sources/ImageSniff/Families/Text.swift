@@ -162,7 +162,12 @@ enum Text {
             }
         }
         if v.base[start] == UInt8(ascii: "{") || v.base[start] == UInt8(ascii: "[") {
-            if looksLikeJSON(v, from: start, whole: input.isWhole) { return .hit(Hit(.json, .likely)) }
+            // The closing bracket is at the far end: in view, in the tail, or to be read.
+            if let end = input.isWhole ? v : input.tail {
+                if looksLikeJSON(v, from: start, end: end) { return .hit(Hit(.json, .likely)) }
+            } else {
+                return .needTail(fallback: Hit(.plainText, .likely))
+            }
         }
         if xbm(Input(view: ByteView(base: UnsafeRawBufferPointer(rebasing: v.base[start...])), totalLength: input.totalLength - start, limit: input.limit - start, tail: nil)).isHit {
             return .hit(Hit(.xbm))
@@ -253,9 +258,10 @@ enum Text {
         return .notMarkup
     }
 
-    /// JSON's shape: an object starting with a string key (or empty), or an array of values; and,
-    /// when the whole text is here, closing with the matching bracket.
-    static func looksLikeJSON(_ v: ByteView, from start: Int, whole: Bool) -> Bool {
+    /// JSON's shape: an object starting with a string key (or empty), or an array of values,
+    /// closed by the matching bracket at the end of the data (in `end`: the whole data, or its
+    /// last bytes).
+    static func looksLikeJSON(_ v: ByteView, from start: Int, end: ByteView) -> Bool {
         let open = v.base[start]
         var o = start + 1
         while o < v.count, ByteView.isSpace(v.base[o]) { o += 1 }
@@ -264,14 +270,18 @@ enum Text {
         if open == UInt8(ascii: "{") {
             guard first == UInt8(ascii: "\"") || first == UInt8(ascii: "}") else { return false }
         } else {
-            let valueStarts: [UInt8] = Array("\"{[]-0123456789tfn".utf8)
-            guard valueStarts.contains(first) else { return false }
+            switch first {
+            case UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "-"),
+                 UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                break
+            default:
+                guard ByteView.isDigit(first) else { return false }
+            }
         }
-        guard whole else { return true }
-        var end = v.count - 1
-        while end > start, ByteView.isSpace(v.base[end]) { end -= 1 }
-        let close = v.base[end]
-        return open == UInt8(ascii: "{") ? close == UInt8(ascii: "}") : close == UInt8(ascii: "]")
+        var last = end.count - 1
+        while last >= 0, ByteView.isSpace(end.base[last]) { last -= 1 }
+        guard last >= 0 else { return false }
+        return end.base[last] == (open == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
     }
 }
 
