@@ -280,7 +280,7 @@ make heif/heifs-ffmpeg-brand-msf1  public.heifs yes -- "${FF[@]}" -f lavfi -i te
 # ftyp rewrites of real encoder output (same box size, offsets unchanged)
 synth heif/avif-major-mif1         public.avif no 'real avifenc AVIF with ftyp major brand rewritten to mif1 (compatible brands avif mif1 miaf MA1A kept)' -- "${SY[@]}" reftyp @OUT@ heif/avif-still mif1
 synth heif/heic-major-mif1         public.heic no 'real heif-enc HEIC with ftyp major brand rewritten to mif1 (compatible mif1 heic miaf kept)' -- "${SY[@]}" reftyp @OUT@ heif/heic-heif-enc mif1
-synth heif/heif-hevc-mif1-only     public.heif no 'real heif-enc HEIC with ftyp rewritten to major mif1, compatible mif1 miaf iso8 (no heic brand)' -- "${SY[@]}" reftyp @OUT@ heif/heic-heif-enc mif1 mif1 miaf iso8
+synth heif/heif-hevc-mif1-only     public.heic no 'real heif-enc HEIC with ftyp rewritten to major mif1, compatible mif1 miaf iso8 (no heic brand): the HEVC-coded primary item makes it HEIC' -- "${SY[@]}" reftyp @OUT@ heif/heic-heif-enc mif1 mif1 miaf iso8
 synth heif/heif-jpeg-item          public.heif no 'HEIF (ISO/IEC 23008-12 Annex H) ftyp mif1/mif1, meta with one jpeg item holding a real ImageMagick JPEG' -- "${SY[@]}" heif-jpeg @OUT@ $S/rose.jpg 32 32
 synth heif/heifs-avifenc-msf1      public.heifs yes 'real avifenc AV1 image sequence with ftyp rewritten to major msf1, compatible msf1 iso8 mif1 miaf (no avif/avis brand)' -- "${SY[@]}" reftyp @OUT@ heif/avis-avifenc msf1 msf1 iso8 mif1 miaf msf1 iso8 mif1
 synth heif/heics-avifenc-hevc      public.heics yes 'image sequence (pict track) from avifenc with ftyp rewritten to major hevc, compatible msf1 hevc iso8 mif1 (payload is AV1, brands say HEVC)' -- "${SY[@]}" reftyp @OUT@ heif/avis-avifenc hevc msf1 hevc iso8 mif1 miaf msf1 hevc

@@ -174,7 +174,8 @@ enum ISOBMFF {
         case .found(let iinf, let iinfEnd):
             let version = v.u8(iinf + 8) ?? 0
             var o = iinf + 12 + (version == 0 ? 2 : 4)
-            var first: UInt32?
+            var firstCoded: UInt32?
+            var primaryType: UInt32?
             for _ in 0..<Limits.maxWalkSteps {
                 guard o + 8 <= iinfEnd, let size = v.u32be(o), let type = v.u32be(o + 4) else { break }
                 guard size >= 8 else { break }
@@ -182,16 +183,30 @@ enum ISOBMFF {
                     let idSize = infeVersion == 2 ? 2 : 4
                     let id = idSize == 2 ? v.u16be(o + 12).map(UInt32.init) : v.u32be(o + 12)
                     if let itemType = v.u32be(o + 12 + idSize + 2) {
-                        if first == nil { first = itemType }
-                        if let primary, id == primary { return .found(itemType) }
+                        if firstCoded == nil && isCodedItem(itemType) { firstCoded = itemType }
+                        if let primary, id == primary { primaryType = itemType }
                     }
                 }
                 o += Int(size)
             }
             if v.count < iinfEnd { return .needs(min(iinfEnd, Limits.maxPrefix)) }
-            return first.map { .found($0) } ?? .absent
+            // A derived primary item (a grid of tiles, an overlay, an identity transform) is
+            // coded the way its tiles are: take the first coded item.
+            if let primaryType, isCodedItem(primaryType) { return .found(primaryType) }
+            return (firstCoded ?? primaryType).map { .found($0) } ?? .absent
         case .needs(let n): return .needs(n)
         case .absent: return .absent
+        }
+    }
+
+    /// Item types that hold coded image data (as opposed to derived items, metadata, thumbnails' links).
+    private static func isCodedItem(_ type: UInt32) -> Bool {
+        switch type {
+        case fourCC("hvc1"), fourCC("hev1"), fourCC("av01"), fourCC("avc1"), fourCC("jpeg"), fourCC("j2k1"),
+             fourCC("unci"), fourCC("vvc1"):
+            return true
+        default:
+            return false
         }
     }
 
