@@ -16,25 +16,11 @@ private let fuzzHints: [String] = [
     ".NEF", "image/x-tga", "mpo", "eps", "rwl", "heics", "avif", "jls", "no-such-type",
 ]
 
-/// The family nodes: the types some other type names as its `detectionFamily`.
-private let familyNodes: Set<ImageType> = Set(ImageType.allCases.compactMap { $0.detectionFamily })
-
-/// Whether `type` is `node` or has it somewhere up its detection-family chain.
-private func isInFamily(_ type: ImageType, _ node: ImageType) -> Bool {
-    if type == node { return true }
-    var family = type.detectionFamily
-    while let f = family {
-        if f == node { return true }
-        family = f.detectionFamily
-    }
-    return false
-}
-
 /// Whether `cut`, the answer for a prefix, is compatible with `whole`, the answer for all of
 /// the data: the same, an ancestor or the family node, unknown, or generic text for a text-based
 /// format (as `isAcceptableCutAnswer` in Tests/ImageSniffTests/HostileInputTests.swift).
 private func isAcceptablePrefixAnswer(_ cut: ImageType, whole: ImageType) -> Bool {
-    if cut == whole || cut == .data || whole.conforms(to: cut) || isInFamily(whole, cut) { return true }
+    if cut == whole || cut == .data || whole.conforms(to: cut) || whole.belongs(toFamily: cut) { return true }
     // SVGZ: the inflater sees only the prefix's compressed bytes; the gzip container is all a short
     // prefix shows (the test suite's rule for cut SVGZ; FileSniffer's first 4 KiB read always
     // holds the 1 KiB of inflated text the check looks at).
@@ -68,7 +54,7 @@ private func isKnownPrefixBug(_ p: Detection, _ d: Detection) -> Bool { false }
 /// Invariants of any answer.
 private func checkBasic(_ d: Detection, _ what: String) {
     require((d.type == .data) == (d.confidence == .unknown), "\(what): \(d)")
-    if d.confidence == .family { require(familyNodes.contains(d.type) || isKnownBug(d), "\(what): \(d)") }
+    if d.confidence == .family { require(d.type.isFamilyNode || isKnownBug(d), "\(what): \(d)") }
     if d.confidence == .unknown { require(!d.isAnimated, "\(what): \(d)") }
     if d.isAnimated { require(d.type.isImage, "\(what): \(d)") }
     if case .needsMoreData = d.completeness {
@@ -120,7 +106,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             require(named.contains(h.type), "hinted type not named by the hint: hint \(hint), \(d) -> \(h)")
             if d.confidence == .family {
                 // Rule 2: the hinted type is the family node or one of its members.
-                require(isInFamily(h.type, d.type), "hinted type outside the family: hint \(hint), \(d) -> \(h)")
+                require(h.type.belongs(toFamily: d.type), "hinted type outside the family: hint \(hint), \(d) -> \(h)")
             } else {
                 // Rule 3: only formats without magic may be settled from nothing.
                 require(h.type == .tga || h.type == .wbmp || h.type == .pict, "hinted type has magic: hint \(hint), \(d) -> \(h)")

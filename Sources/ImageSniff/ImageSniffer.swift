@@ -77,13 +77,7 @@ public enum ImageSniffer {
     private static func apply(_ candidate: ImageType, to hit: Hit, input: Input) -> ImageType? {
         if hit.confidence == .family {
             // Rule 2: a hint naming the family node or one of its members.
-            if candidate == hit.type { return candidate }
-            var family = candidate.detectionFamily
-            while let node = family {
-                if node == hit.type { return candidate }
-                family = node.detectionFamily
-            }
-            return nil
+            return candidate.belongs(toFamily: hit.type) ? candidate : nil
         }
         // Rule 3: a format without magic whose plausibility check passes on these bytes.
         let v = input.view

@@ -56,6 +56,25 @@ extension ImageType {
     /// The node detection reports when the bytes cannot tell this type from its siblings, if any.
     public var detectionFamily: ImageType? { declared.family }
 
+    /// The detection-family nodes above this type, nearest first (NEF: TIFF; JPEG-LS: JPEG).
+    public var detectionFamilyChain: some Sequence<ImageType> {
+        sequence(state: self) { (current: inout ImageType) -> ImageType? in
+            guard let next = current.detectionFamily else { return nil }
+            current = next
+            return next
+        }
+    }
+
+    /// Whether this type is `node` or has it up its detection-family chain: the members a hint
+    /// may choose when detection stops at `node` (FORMATS.md section 2, rule 2).
+    public func belongs(toFamily node: ImageType) -> Bool {
+        self == node || detectionFamilyChain.contains(node)
+    }
+
+    /// Whether detection can stop at this type for want of evidence (some type names it as its
+    /// detection family): TIFF, HEIF, JPEG, ...
+    public var isFamilyNode: Bool { ImageType.allCases.contains { $0.detectionFamily == self } }
+
     /// The type with this identifier (case-insensitive), or nil.
     public init?(_ identifier: String) {
         guard let type = Catalog.byIdentifier[Catalog.lowercased(identifier)] else { return nil }

@@ -87,11 +87,7 @@ public enum CrossCheck {
     public static func isMoreSpecific(_ a: ImageType, than b: ImageType) -> Bool {
         if a == b { return false }
         if a.conforms(to: b) { return true }
-        var family = a.detectionFamily
-        while let node = family {
-            if node == b || node.conforms(to: b) { return true }
-            family = node.detectionFamily
-        }
+        if a.detectionFamilyChain.contains(where: { $0 == b || $0.conforms(to: b) }) { return true }
         if b == .plainText && textFormats.contains(where: { a.conforms(to: $0) }) { return true }
         return siblings.contains { $0.specific == a && $0.general == b }
     }

@@ -224,13 +224,7 @@ struct RenamePlanner {
         let type = detection.type
         for named in ImageType.types(filenameExtension: ext) {
             if named == type || type.conforms(to: named) { return true }
-            if detection.confidence == .family {
-                var family = named.detectionFamily
-                while let node = family {
-                    if node == type { return true }
-                    family = node.detectionFamily
-                }
-            }
+            if detection.confidence == .family && named.belongs(toFamily: type) { return true }
         }
         return false
     }

@@ -102,19 +102,10 @@ enum MismatchRule {
         for type in named {
             if content.conforms(to: type) { return false }
             // The content's family chain (NEF -> TIFF).
-            var family = content.detectionFamily
-            while let node = family {
-                if node.conforms(to: type) { return false }
-                family = node.detectionFamily
-            }
+            if content.detectionFamilyChain.contains(where: { $0.conforms(to: type) }) { return false }
             // A family answer (or a hinted one) may be any member: `.nef` on a TIFF-family answer.
-            if detection.confidence == .family || detection.confidence == .hinted {
-                var chain = type.detectionFamily
-                while let node = chain {
-                    if node == content { return false }
-                    chain = node.detectionFamily
-                }
-            }
+            if detection.confidence == .family || detection.confidence == .hinted,
+               type != content, type.belongs(toFamily: content) { return false }
         }
         return true
     }

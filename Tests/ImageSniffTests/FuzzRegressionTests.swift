@@ -41,22 +41,10 @@ private let fuzzHints: [String] = [
     ".NEF", "image/x-tga", "mpo", "eps", "rwl", "heics", "avif", "jls", "no-such-type",
 ]
 
-private let familyNodes = Set(ImageType.allCases.compactMap { $0.detectionFamily })
-
-private func isInFamily(_ type: ImageType, _ node: ImageType) -> Bool {
-    if type == node { return true }
-    var family = type.detectionFamily
-    while let f = family {
-        if f == node { return true }
-        family = f.detectionFamily
-    }
-    return false
-}
-
 /// The invariants of any answer; `label` says which call gave it.
 private func expectSane(_ d: Detection, _ label: String) {
     #expect((d.type == .data) == (d.confidence == .unknown), "\(label): \(d)")
-    if d.confidence == .family { #expect(familyNodes.contains(d.type), "\(label): family answer on a non-family type: \(d)") }
+    if d.confidence == .family { #expect(d.type.isFamilyNode, "\(label): family answer on a non-family type: \(d)") }
     if d.isAnimated { #expect(d.type.isImage, "\(label): \(d)") }
     if case .needsMoreData = d.completeness { #expect(d.type == .data, "\(label): \(d)") }
 }
@@ -64,7 +52,7 @@ private func expectSane(_ d: Detection, _ label: String) {
 /// Whether `cut`, the answer for a prefix of the real length, is compatible with `whole`: the
 /// contract of `isAcceptableCutAnswer` (HostileInputTests.swift), whose SVGZ rule it shares.
 private func isAcceptablePrefixAnswer(_ cut: ImageType, whole: ImageType) -> Bool {
-    isAcceptableCutAnswer(cut, whole: whole) || isInFamily(whole, cut)
+    isAcceptableCutAnswer(cut, whole: whole) || whole.belongs(toFamily: cut)
 }
 
 /// Every invariant Fuzz/FuzzDetector.swift checks, for one input.
@@ -104,7 +92,7 @@ private func checkInvariants(_ bytes: [UInt8], _ name: String) {
             }
             #expect(ImageType.types(hint: hint).contains(h.type), "hinted type not named by the hint: \(label)")
             if d.confidence == .family {
-                #expect(isInFamily(h.type, d.type), "hinted type outside the family: \(label)")
+                #expect(h.type.belongs(toFamily: d.type), "hinted type outside the family: \(label)")
             } else {
                 #expect([ImageType.tga, .wbmp, .pict].contains(h.type), "hinted type has magic: \(label)")
             }
