@@ -126,12 +126,15 @@ final class JournalWriter {
         }
     }
 
-    static func utcTimestamp() -> String {
+    static func utcTimestamp() -> String { formatNow("%Y-%m-%dT%H:%M:%SZ", utc: true) }
+
+    /// The current time through `strftime`, in UTC or local time.
+    private static func formatNow(_ format: String, utc: Bool) -> String {
         var t = time(nil)
         var tmv = tm()
-        gmtime_r(&t, &tmv)
+        if utc { gmtime_r(&t, &tmv) } else { localtime_r(&t, &tmv) }
         var buf = [CChar](repeating: 0, count: 32)
-        strftime(&buf, buf.count, "%Y-%m-%dT%H:%M:%SZ", &tmv)
+        strftime(&buf, buf.count, format, &tmv)
         return String(cString: buf)
     }
 
@@ -139,12 +142,7 @@ final class JournalWriter {
     /// `$XDG_STATE_HOME/imgsniff/`, else `~/.local/state/imgsniff/`, else the current directory;
     /// named `rename-YYYYMMDD-HHMMSS-PID.jsonl` (local time). Creates the directory (mode 0700).
     static func defaultPath() -> String {
-        var t = time(nil)
-        var tmv = tm()
-        localtime_r(&t, &tmv)
-        var buf = [CChar](repeating: 0, count: 32)
-        strftime(&buf, buf.count, "%Y%m%d-%H%M%S", &tmv)
-        let name = "rename-\(String(cString: buf))-\(getpid()).jsonl"
+        let name = "rename-\(formatNow("%Y%m%d-%H%M%S", utc: false))-\(getpid()).jsonl"
         let env = ProcessInfo.processInfo.environment
         var base: String?
         if let xdg = env["XDG_STATE_HOME"], xdg.hasPrefix("/") {
