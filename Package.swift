@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(name: "upload-validator", dependencies: ["ImageSniff"], path: "Examples/UploadValidator"),
         .executableTarget(name: "sort-by-type", dependencies: ["ImageSniff"], path: "Examples/SortByType"),
         .executableTarget(name: "quick-start", dependencies: ["ImageSniff"], path: "Examples/QuickStart"),
-        .testTarget(name: "ImageSniffTests", dependencies: ["ImageSniff"], exclude: ["FuzzRegressions"]),
+        .testTarget(name: "ImageSniffTests", dependencies: ["ImageSniff"], exclude: ["FuzzRegressions", "Fixtures"]),
         .testTarget(name: "ImageSniffMagicTests", dependencies: ["ImageSniffMagic", "ImageSniff"]),
         .testTarget(name: "IMGSniffCLITests", dependencies: ["ImageSniff"]),
     ],

@@ -44,7 +44,6 @@ struct TypeDeclaration: Sendable {
 }
 
 extension ImageType {
-    // swiftlint:disable:next function_body_length cyclomatic_complexity
     fileprivate var declaration: TypeDeclaration {
         typealias D = TypeDeclaration
         switch self {

@@ -80,12 +80,7 @@ public enum ImageSniffer {
             return candidate.belongs(toFamily: hit.type) ? candidate : nil
         }
         // Rule 3: a format without magic whose plausibility check passes on these bytes.
-        let v = input.view
-        switch candidate {
-        case .tga: return Misc.tgaHeaderIsPlausible(v) ? .tga : nil
-        case .wbmp: return Misc.wbmpIsPlausible(v, totalLength: input.totalLength) ? .wbmp : nil
-        case .pict: return Misc.pictIsPlausible(v) ? .pict : nil
-        default: return nil
-        }
+        guard let plausible = Detector.hintPlausibility(for: candidate) else { return nil }
+        return plausible(input.view, input.totalLength) ? candidate : nil
     }
 }

@@ -3,6 +3,15 @@
 // neighbours (MP4, M4A, QuickTime, 3GPP, Motion JPEG 2000).
 
 enum ISOBMFF {
+    static let rules = [
+        Rule("ISO BMFF", .firstByte([0x00]),
+             produces: [.heic, .heics, .heif, .heifs, .avif, .avis, .avci, .avcs, .cr3, .crm, .mpeg4, .mpeg4Audio,
+                        .quickTime, .threeGPP, .mj2],
+             check: detect),
+        Rule("QuickTime without ftyp", .firstByte([0x00]), strength: .heuristic, produces: [.quickTime],
+             check: quickTimeWithoutFtyp),
+    ]
+
     static func detect(_ input: Input) -> Step {
         let v = input.view
         guard v.count >= 12 else {
@@ -12,7 +21,7 @@ enum ISOBMFF {
         guard v.u32be(4) == fourCC("ftyp"), let size32 = v.u32be(0) else { return .no }
         // The ftyp box: at least major + minor, a whole number of brands, and not absurdly long.
         let size = Int(size32)
-        guard size >= 16, size <= 4096, (size - 16) % 4 == 0 else { return .no }
+        guard size >= 16, size <= Budget.ftypBox, (size - 16) % 4 == 0 else { return .no }
         guard let major = v.u32be(8) else { return .no }
         guard isBrand(major) else { return .no }
         guard v.has(0, size) else { return .need(size, fallback: nil) }
@@ -49,7 +58,7 @@ enum ISOBMFF {
             if count < 16 {
                 withUnsafeMutableBytes(of: &list) { $0.storeBytes(of: b, toByteOffset: count * 4, as: UInt32.self) }
                 count += 1
-            } else if overflow.count < 256 {
+            } else if overflow.count < Budget.extraBrands {
                 overflow.append(b)
             }
         }
@@ -64,7 +73,6 @@ enum ISOBMFF {
         func contains(_ s: StaticString) -> Bool { contains(fourCC(s)) }
     }
 
-    // swiftlint:disable:next cyclomatic_complexity function_body_length
     private static func classify(major: UInt32, brands: Brands, input: Input, afterFtyp: Int) -> Step {
         // Canon: CR3 stills and CRM movies share the `crx ` brand; the CNCV box tells them apart.
         if major == fourCC("crx ") || brands.contains("crx ") { return canon(input) }
@@ -162,7 +170,7 @@ enum ISOBMFF {
     static func primaryItemType(_ v: ByteView, from start: Int) -> Lookup {
         // Find the meta box among the top-level boxes.
         guard case .found(let metaStart, let metaEnd) = findBox(v, fourCC("meta"), in: start, end: Int.max) else {
-            return v.count >= Limits.maxPrefix ? .absent : .needs(min(v.count * 2 + 4096, Limits.maxPrefix))
+            return v.count >= Limits.maxPrefix ? .absent : .needs(min(v.count * 2 + Limits.initialRead, Limits.maxPrefix))
         }
         let childrenStart = metaStart + 12  // full box: version and flags
         var primary: UInt32?
@@ -242,7 +250,7 @@ enum ISOBMFF {
     /// CR3 or CRM: the Canon `CNCV` compressor-version string, in the uuid box inside moov.
     private static func canon(_ input: Input) -> Step {
         let v = input.view
-        let window = min(v.count, 8192)
+        let window = min(v.count, Budget.canonCompressorWindow)
         if let at = v.find("CNCV", in: 0..<window) {
             if v.has(at + 4, 8) {
                 if v.matches("CanonCRM", at: at + 4) { return .hit(Hit(.crm)) }
@@ -251,7 +259,7 @@ enum ISOBMFF {
             }
             return .need(at + 12, fallback: nil)
         }
-        if v.count < 8192 && input.hasMore { return .need(8192, fallback: nil) }
+        if v.count < Budget.canonCompressorWindow && input.hasMore { return .need(Budget.canonCompressorWindow, fallback: nil) }
         // No CNCV box in reach: a crx file of unknown kind. Not called an image.
         return .hit(Hit(.data, .unknown))
     }

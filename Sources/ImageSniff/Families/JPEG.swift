@@ -1,7 +1,11 @@
-// JPEG and its relatives: MPO (APP2 "MPF\0"), JPEG-LS (SOF55), lossless JPEG, the JPEG 2000
-// family (JP2/JPX/JPM boxes and raw codestreams) and the JPEG XL codestream.
+// JPEG and the formats that share its marker segments: MPO (APP2 "MPF\0"), JPEG-LS (SOF55 before
+// the scan) and lossless JPEG (SOF3 and friends, plain `public.jpeg`).
 
 enum JPEG {
+    static let rules = [
+        Rule("JPEG", .firstByte([0xFF]), produces: [.jpeg, .mpo, .jpegLS], check: detect),
+    ]
+
     /// `FF D8 FF`, then a walk of the marker segments up to the start of scan.
     static func detect(_ input: Input) -> Step {
         let v = input.view
@@ -48,34 +52,5 @@ enum JPEG {
 
     private static func isTIFFHeader(_ v: ByteView, at offset: Int) -> Bool {
         v.matches("II*\0", at: offset) || v.matches("MM\0*", at: offset)
-    }
-}
-
-enum JPEG2000 {
-    /// The JP2 signature box, then `ftyp` with the brand deciding JP2/JPX/JPM vs Motion JPEG 2000.
-    /// The JPEG XL container shares the layout with its own signature.
-    static func box(_ input: Input) -> Step {
-        let v = input.view
-        guard v.u32be(0) == 12 || v.count < 4 else { return .no }
-        if v.count < 12 {
-            let maybe = v.prefixMatches(0x0000_000C, length: 4)
-                && (v.prefixMatches(0x6A50_2020_0D0A_870A, length: 8, at: 4) || v.prefixMatches(0x4A58_4C20_0D0A_870A, length: 8, at: 4))
-            return maybe ? .need(12, fallback: nil) : .no
-        }
-        if v.equals(0x4A58_4C20_0D0A_870A, length: 8, at: 4) { return .hit(Hit(.jpegXL)) }
-        guard v.equals(0x6A50_2020_0D0A_870A, length: 8, at: 4) || v.equals(0x6A50_1A1A_0D0A_870A, length: 8, at: 4) else { return .no }
-        guard let type = v.u32be(16), let brand = v.u32be(20) else { return .need(24, fallback: nil) }  // could be Motion JPEG 2000, a movie
-        guard type == fourCC("ftyp") else { return .hit(Hit(.jpeg2000)) }
-        if brand == fourCC("mjp2") || brand == fourCC("mj2s") { return .hit(Hit(.mj2)) }
-        return .hit(Hit(.jpeg2000))
-    }
-
-    /// A raw codestream: SOC (`FF 4F`) followed by SIZ (`FF 51`) and its plausible length.
-    static func codestream(_ input: Input) -> Step {
-        let v = input.view
-        guard v.u8(1) == 0x4F else { return .no }
-        guard let siz = v.u16be(2), let length = v.u16be(4) else { return .need(6, fallback: nil) }
-        guard siz == 0xFF51, length >= 41 else { return .no }
-        return .hit(Hit(.jpeg2000))
     }
 }

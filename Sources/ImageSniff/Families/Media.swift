@@ -1,36 +1,19 @@
-// RIFF (WebP; WAVE and AVI as neighbours), Matroska/WebM, MP3, ZIP (and OpenRaster), gzip.
-
-enum RIFF {
-    static func detect(_ input: Input) -> Step {
-        let v = input.view
-        guard v.matchesAvailablePrefix("RIFF") else { return .no }
-        guard v.count >= 16 else { return .need(16, fallback: nil) }
-        if let early = v.signature("RIFF") { return early }
-        if v.matches("WEBP", at: 8) {
-            guard let chunk = v.u32be(12) else { return .need(16, fallback: nil) }
-            switch chunk {
-            case fourCC("VP8 "), fourCC("VP8L"):
-                return .hit(Hit(.webP))
-            case fourCC("VP8X"):
-                guard let flags = v.u8(20) else { return .need(21, fallback: Hit(.webP)) }
-                return .hit(Hit(.webP, animated: flags & 0x02 != 0))
-            default:
-                return ByteView.isFourCCByte(UInt8(chunk >> 24)) ? .hit(Hit(.webP, .likely)) : .no
-            }
-        }
-        if v.matches("WAVE", at: 8) { return .hit(Hit(.wave)) }
-        if v.matches("AVI ", at: 8) || v.matches("AVIX", at: 8) { return .hit(Hit(.avi)) }
-        return .no
-    }
-}
+// Audio and video neighbours, recognised so that they are never called images: Matroska and
+// WebM (EBML), MP3 (an ID3 tag, or two MPEG audio frame headers in a row).
 
 enum Media {
+    static let rules = [
+        Rule("Matroska, WebM", .firstByte([0x1A]), produces: [.webM, .matroska], check: ebml),
+        Rule("ID3 (MP3)", .firstByte([0x49]), produces: [.mp3], check: id3),
+        Rule("MPEG audio frames", .firstByte([0xFF]), strength: .heuristic, produces: [.mp3], check: mpegAudio),
+    ]
+
     /// EBML header (`1A 45 DF A3`) with a DocType of `webm` or `matroska`.
     static func ebml(_ input: Input) -> Step {
         let v = input.view
         guard v.prefixMatches(0x1A45_DFA3, length: 4) else { return .no }
         guard v.count >= 4 else { return .need(4, fallback: nil) }
-        let window = min(v.count, 64)
+        let window = min(v.count, Budget.ebmlHeader)
         var docType: Int?
         for i in 4..<max(4, window - 1) where v.base[i] == 0x42 && v.base[i + 1] == 0x82 { docType = i; break }
         if let at = docType, let len = v.u8(at + 2) {
@@ -39,51 +22,10 @@ enum Media {
             if v.matches("matroska", at: at + 3) { return .hit(Hit(.matroska)) }
             return .no
         }
-        return v.count < 64 && input.hasMore ? .need(64, fallback: nil) : .no
+        return v.count < Budget.ebmlHeader && input.hasMore ? .need(Budget.ebmlHeader, fallback: nil) : .no
     }
 
-    static func gzip(_ input: Input) -> Step {
-        let v = input.view
-        guard let method = v.u8(2) else { return v.u8(1) == 0x8B ? .need(3, fallback: nil) : .no }
-        guard v.u8(1) == 0x8B, method == 8 else { return .no }
-        guard let flags = v.u8(3) else { return .need(10, fallback: nil) }
-        guard flags & 0xE0 == 0 else { return .no }  // reserved flag bits are zero
-        guard v.count >= 10 else { return .need(10, fallback: Hit(.gzip)) }
-        // SVGZ: an SVG document inside. Inflate a bounded prefix and look at the root element.
-        if let (inner, outcome) = Inflate.gunzipPrefix(v, limit: 1024) {
-            // Decide only on all the output there is to see: a cut stream could turn to binary.
-            if outcome == .ranOut && input.hasMore {
-                return .need(min(input.limit, v.count * 2 + 4096), fallback: Hit(.gzip))
-            }
-            guard outcome == .complete else { return .hit(Hit(.gzip)) }
-            let isSVG = inner.withUnsafeBytes { raw -> Bool in
-                let view = ByteView(base: raw)
-                var start = view.equals(0xEFBB_BF, length: 3) ? 3 : 0
-                while start < view.count, ByteView.isSpace(view.base[start]) { start += 1 }
-                guard Text.isText(view, upTo: view.count, dataEndsAtView: false) else { return false }
-                return Text.markupRoot(view, from: start) == .svg
-            }
-            if isSVG { return .hit(Hit(.svg)) }
-        }
-        return .hit(Hit(.gzip))
-    }
 
-    /// `PK\3\4`; OpenRaster when the first member is an uncompressed `mimetype` of `image/openraster`.
-    static func zip(_ input: Input) -> Step {
-        let v = input.view
-        guard v.matchesAvailablePrefix("PK\u{03}\u{04}") else {
-            // An empty archive is only its end record.
-            return v.matches("PK\u{05}\u{06}") ? .hit(Hit(.zip)) : .no
-        }
-        guard v.count >= 30 else { return .need(30, fallback: v.count >= 4 ? Hit(.zip) : nil) }
-        let nameLength = Int(v.u16le(26) ?? 0), extraLength = Int(v.u16le(28) ?? 0)
-        if nameLength == 8, v.matches("mimetype", at: 30) {
-            let data = 30 + nameLength + extraLength
-            guard v.has(data, 16) else { return .need(data + 16, fallback: Hit(.zip)) }
-            if v.matches("image/openraster", at: data) { return .hit(Hit(.openRaster)) }
-        }
-        return .hit(Hit(.zip))
-    }
 
     /// An ID3v2 tag: MP3 (the overwhelmingly common payload behind one).
     static func id3(_ input: Input) -> Step {

@@ -2,6 +2,10 @@
 // The header must parse as numbers (comments allowed), so "P1 means ..." is text, not an image.
 
 enum Netpbm {
+    static let rules = [
+        Rule("netpbm", .firstByte([0x50]), produces: [.pbm, .pgm, .ppm, .pam, .pfm, .phm], check: detect),
+    ]
+
     static func detect(_ input: Input) -> Step {
         let v = input.view
         guard let kind = v.u8(1) else { return .need(2, fallback: nil) }

@@ -1,41 +1,17 @@
-// Text-based formats (SVG, XBM, XPM, PostScript/EPS, PDF) and the text neighbours (HTML, XML,
-// JSON, plain text). Magic that appears in prose ("%!PS in a sentence") must survive a check of
-// what follows before it names a format.
+// Text-based images (SVG, XBM, XPM) and the text neighbours (HTML, XML, JSON, plain text). Magic
+// that appears in prose ("/* XPM */ is a comment") must survive a check of what follows before
+// it names a format. (PostScript and PDF, which start with text too, are in Documents.swift.)
 
 enum Text {
-    /// `%PDF-` and a version number `d.d`.
-    static func pdf(_ input: Input) -> Step {
-        let v = input.view
-        if let early = v.signature("%PDF-") { return early }
-        guard let major = v.u8(5), let dot = v.u8(6) else { return .need(8, fallback: nil) }
-        return ByteView.isDigit(major) && dot == UInt8(ascii: ".") ? .hit(Hit(.pdf)) : .no
-    }
+    static let rules = [
+        Rule("XPM", .firstByte([0x2F, 0x21]), oneByteDecides: true, produces: [.xpm], check: xpm),
+        Rule("XBM", .firstByte([0x23]), oneByteDecides: true, produces: [.xbm], check: xbm),
+        Rule("text (SVG, HTML, XML, JSON, XBM, plain)", .elsewhere, produces: [.svg, .html, .xml, .json, .xbm, .plainText],
+             check: classify),
+    ]
 
-    /// `%!PS-Adobe-N.N` (EPS when the first line also says `EPSF-N.N`), or `%!` / `%!PS` alone on
-    /// the first line followed by more PostScript comments or code.
-    static func postScript(_ input: Input) -> Step {
-        let v = input.view
-        if let early = v.signature("%!") { return early }
-        let lineEnd = firstLineEnd(v, from: 0, max: 256)
-        guard let lineEnd else { return v.count < 256 && input.hasMore ? .need(256, fallback: nil) : .no }
-        if v.matches("%!PS-Adobe-", at: 0), let d = v.u8(11), ByteView.isDigit(d) {
-            if v.find("EPSF-", in: 11..<lineEnd) != nil { return .hit(Hit(.eps)) }
-            return .hit(Hit(.postScript))
-        }
-        // `%!` or `%!PS` with nothing else on the line.
-        var o = v.matches("%!PS") ? 4 : 2
-        while o < lineEnd, v.base[o] == 0x20 || v.base[o] == 0x09 { o += 1 }
-        guard o == lineEnd else { return .no }
-        return .hit(Hit(.postScript, .likely))
-    }
 
-    /// DOS EPS binary header: `C5 D0 D3 C6`, then offsets to the PostScript section.
-    static func dosEPS(_ input: Input) -> Step {
-        let v = input.view
-        guard v.equals(0xC5D0_D3C6, length: 4) else { return .no }
-        guard let psStart = v.u32le(4), let psLength = v.u32le(8) else { return .need(12, fallback: nil) }
-        return psStart >= 30 && psLength > 0 ? .hit(Hit(.eps)) : .no
-    }
+
 
     /// XPM3 (`/* XPM */`) or XPM2 (`! XPM2`).
     static func xpm(_ input: Input) -> Step {
@@ -47,12 +23,12 @@ enum Text {
     static func xbm(_ input: Input) -> Step {
         let v = input.view
         if let early = v.signature("#define ") { return early }
-        guard let end = firstLineEnd(v, from: 0, max: 256) else { return .need(256, fallback: nil) }
+        guard let end = firstLineEnd(v, from: 0, max: Budget.headerLine) else { return .need(Budget.headerLine, fallback: nil) }
         guard v.find("_width ", in: 8..<end) != nil else { return .no }
-        return v.find("_height ", in: end..<min(v.count, end + 256)) != nil ? .hit(Hit(.xbm)) : .no
+        return v.find("_height ", in: end..<min(v.count, end + Budget.headerLine)) != nil ? .hit(Hit(.xbm)) : .no
     }
 
-    private static func firstLineEnd(_ v: ByteView, from: Int, max: Int) -> Int? {
+    static func firstLineEnd(_ v: ByteView, from: Int, max: Int) -> Int? {
         var o = from
         while o < v.count && o < from + max {
             if v.base[o] == 0x0A || v.base[o] == 0x0D { return o }
@@ -62,9 +38,6 @@ enum Text {
     }
 
     // MARK: Generic text
-
-    /// How much of the data the text check reads: 2 KiB is evidence enough.
-    static let window = 2048
 
     /// Whether the bytes look like text: no NUL and no control characters other than the
     /// usual white space, form feed, backspace and escape; valid UTF-8, or else Latin-1 without
@@ -142,7 +115,7 @@ enum Text {
         if v.equals(0xFFFE, length: 2) || v.equals(0xFEFF, length: 2) { utf16 = true }
         // Text is judged on its first 2 KiB (or the whole, when shorter): no sooner, so that a
         // prefix never says "text" of data that turns binary within the window.
-        let window = min(input.totalLength, Text.window)
+        let window = min(input.totalLength, Budget.textWindow)
         if v.count < window && input.hasMore { return .need(window, fallback: nil) }
         if utf16 { return .hit(Hit(.plainText, .likely)) }
         guard isText(v, upTo: window, dataEndsAtView: input.isWhole) else { return .no }
@@ -156,7 +129,7 @@ enum Text {
             case .html: return .hit(Hit(.html, .likely))
             case .xml: return .hit(Hit(.xml, .likely))
             case .undecided:
-                if input.hasMore && v.count < 64 * 1024 { return .need(min(v.count * 4, 64 * 1024), fallback: Hit(.xml, .likely)) }
+                if input.hasMore && v.count < Budget.markupWindow { return .need(min(v.count * 4, Budget.markupWindow), fallback: Hit(.xml, .likely)) }
                 return .hit(Hit(.xml, .likely))
             case .notMarkup: break
             }
@@ -183,7 +156,7 @@ enum Text {
     static func markupRoot(_ v: ByteView, from start: Int) -> Markup {
         var o = start
         var sawDeclaration = false
-        for _ in 0..<256 {
+        for _ in 0..<Budget.markupItems {
             while o < v.count, ByteView.isSpace(v.base[o]) { o += 1 }
             guard o < v.count else { return .undecided }
             guard v.base[o] == UInt8(ascii: "<") else { return sawDeclaration ? .xml : .notMarkup }
@@ -283,8 +256,4 @@ enum Text {
         guard last >= 0 else { return false }
         return end.base[last] == (open == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
     }
-}
-
-extension Step {
-    var isHit: Bool { if case .hit = self { return true } else { return false } }
 }

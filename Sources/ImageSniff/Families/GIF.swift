@@ -1,70 +1,10 @@
-// PNG (APNG when `acTL` comes before the first `IDAT`), MNG and JNG, which share PNG's chunk
-// layout with their own signatures, and GIF (animated when it holds a looping application
-// extension or more than one image).
-
-enum PNG {
-    static func detect(_ input: Input) -> Step {
-        let v = input.view
-        let type: ImageType
-        let firstChunk: UInt32
-        if v.prefixMatches(0x8950_4E47_0D0A_1A0A, length: 8) {
-            type = .png; firstChunk = fourCC("IHDR")
-        } else if v.prefixMatches(0x8A4D_4E47_0D0A_1A0A, length: 8) {
-            type = .mng; firstChunk = fourCC("MHDR")
-        } else if v.prefixMatches(0x8B4A_4E47_0D0A_1A0A, length: 8) {
-            type = .jng; firstChunk = fourCC("JHDR")
-        } else {
-            return .no
-        }
-        guard v.count >= 16 else { return .need(16, fallback: v.count >= 8 ? Hit(type) : nil) }
-        // Apple's CgBI chunk may precede IHDR.
-        var offset = 8
-        if type == .png, v.u32be(12) == fourCC("CgBI") { offset = 8 + 12 + 4 }
-        guard let chunk = v.u32be(offset + 4) else { return .need(offset + 8, fallback: Hit(type)) }
-        guard chunk == firstChunk else { return .no }
-        if type == .mng {
-            // MHDR: width, height, ticks per second, layer count, then the nominal frame count
-            // (0 = unspecified); otherwise count the embedded images.
-            guard let frames = v.u32be(offset + 8 + 16) else { return .need(offset + 8 + 20, fallback: Hit(.mng)) }
-            if frames > 1 { return .hit(Hit(.mng, animated: true)) }
-            if frames == 1 { return .hit(Hit(.mng)) }
-            return mngImageCount(v, from: offset)
-        }
-        guard type == .png else { return .hit(Hit(type)) }
-
-        // Walk chunks to the first IDAT looking for acTL.
-        for _ in 0..<Limits.maxWalkSteps {
-            guard let length = v.u32be(offset), let name = v.u32be(offset + 4) else {
-                return .need(offset + 8, fallback: Hit(.png))
-            }
-            if name == fourCC("acTL") { return .hit(Hit(.png, animated: true)) }
-            if name == fourCC("IDAT") || name == fourCC("IEND") || length > 0x7FFF_FFFF { break }
-            offset += 12 + Int(length)
-        }
-        return .hit(Hit(.png))
-    }
-}
-
-extension PNG {
-    /// More than one embedded PNG or JNG (or a FRAM chunk) makes an MNG an animation. The
-    /// walk is worth 64 KiB.
-    static func mngImageCount(_ v: ByteView, from start: Int) -> Step {
-        var offset = start
-        var images = 0
-        for _ in 0..<Limits.maxWalkSteps {
-            guard let length = v.u32be(offset), let name = v.u32be(offset + 4) else {
-                return offset < 64 * 1024 ? .need(offset + 8, fallback: Hit(.mng)) : .hit(Hit(.mng))
-            }
-            if name == fourCC("IHDR") || name == fourCC("JHDR") { images += 1 }
-            if images > 1 || name == fourCC("FRAM") { return .hit(Hit(.mng, animated: true)) }
-            if name == fourCC("MEND") || length > 0x7FFF_FFFF { break }
-            offset += 12 + Int(length)
-        }
-        return .hit(Hit(.mng))
-    }
-}
+// GIF: animated when it holds a looping application extension or more than one image.
 
 enum GIF {
+    static let rules = [
+        Rule("GIF", .firstByte([0x47]), produces: [.gif], check: detect),
+    ]
+
     static func detect(_ input: Input) -> Step {
         let v = input.view
         guard v.matchesAvailablePrefix("GIF87a") || v.matchesAvailablePrefix("GIF89a") else { return .no }
@@ -113,8 +53,8 @@ enum GIF {
         return .hit(Hit(.gif))
     }
 
-    /// Following GIF image data to find a second frame is worth 64 KiB, not the whole file.
-    private static func walkBudgetLeft(_ offset: Int) -> Bool { offset < 64 * 1024 }
+    /// Following GIF image data to find a second frame is worth `Budget.frameWalk`, not the whole file.
+    private static func walkBudgetLeft(_ offset: Int) -> Bool { offset < Budget.frameWalk }
 
     /// The offset after a chain of sub-blocks starting at `offset`, or nil if it runs past the bytes.
     private static func skipSubBlocks(_ v: ByteView, from offset: Int) -> Int? {

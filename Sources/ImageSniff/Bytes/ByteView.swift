@@ -140,3 +140,21 @@ struct ByteView {
 
 /// An offset taken from the file, clamped so that arithmetic on it cannot overflow.
 @inline(__always) func clampOffset(_ v: UInt64) -> Int { v > (1 << 48) ? (1 << 48) : Int(v) }
+
+extension ByteView {
+    /// For a check that starts with a fixed signature: nil when the signature stands at
+    /// `offset`, `.no` when the bytes differ, and a request for the rest when the data seen so
+    /// far is a strict prefix of it (so that a cut file is not mistaken for something else).
+    @inline(__always) func signature(_ s: StaticString, at offset: Int = 0) -> Step? {
+        if matches(s, at: offset) { return nil }
+        return matchesAvailablePrefix(s, at: offset) && count < offset + s.utf8CodeUnitCount
+            ? .need(offset + s.utf8CodeUnitCount, fallback: nil) : .no
+    }
+
+    /// `signature(_:at:)` for signatures written as big-endian integers.
+    @inline(__always) func signature(_ value: UInt64, length: Int, at offset: Int = 0) -> Step? {
+        if equals(value, length: length, at: offset) { return nil }
+        return prefixMatches(value, length: length, at: offset) && count < offset + length
+            ? .need(offset + length, fallback: nil) : .no
+    }
+}

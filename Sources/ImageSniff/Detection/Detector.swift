@@ -1,0 +1,142 @@
+// The detection walk, built once from the rules the families declare (Registry.swift):
+//
+// 1. The rules whose signature starts with the data's first byte, strong signatures before
+//    heuristics, in registry order. The first that does not say `.no` answers; a request for more
+//    bytes without a fallback is kept and given back only if no later rule matches.
+// 2. When no signature matched, the rules whose evidence is elsewhere (DICOM's marker at 128,
+//    the magic-less formats, text), in registry order.
+// A rule can only make an answer more specific, never hide another format's.
+
+/// The result of one pass over the bytes.
+enum Outcome {
+    case done(Hit, truncated: Bool)
+    case needPrefix(Int)
+    case needTail
+}
+
+enum Detector {
+    /// The dispatch, made once from `Registry.rules`.
+    struct Table {
+        /// Rule indices (into `rules`) for each first byte: `order[slots[b] ..< slots[b + 1]]`.
+        let slots: [Int]
+        let order: [Int]
+        /// Whether a lone first byte is handed to its rules (every one of them decides on one byte).
+        let loneByteDecides: [Bool]
+        /// Rules whose evidence is elsewhere, in order.
+        let elsewhere: [Int]
+        let rules: [Rule]
+
+        init(_ rules: [Rule]) {
+            self.rules = rules
+            // Strong signatures first; registry order within a strength (a stable sort).
+            let ranked = rules.indices.sorted { (rules[$0].strength, $0) < (rules[$1].strength, $1) }
+            var slots = [Int](repeating: 0, count: 257)
+            var order: [Int] = []
+            var lone = [Bool](repeating: false, count: 256)
+            for byte in 0..<256 {
+                slots[byte] = order.count
+                let here = ranked.filter {
+                    if case .firstByte(let bytes) = rules[$0].start { return bytes.contains(UInt8(byte)) }
+                    return false
+                }
+                order += here
+                lone[byte] = !here.isEmpty && here.allSatisfy { rules[$0].oneByteDecides }
+            }
+            slots[256] = order.count
+            self.slots = slots
+            self.order = order
+            self.loneByteDecides = lone
+            elsewhere = rules.indices.filter { rules[$0].start == .elsewhere }
+        }
+    }
+
+    static let table = Table(Registry.rules)
+
+    static func run(_ input: Input) -> Outcome {
+        let v = input.view
+        var truncated = false
+        guard v.count > 0 else { return .done(Hit(.data, .unknown), truncated: false) }
+
+        // 1. Signatures at offset 0, chosen by the first byte.
+        if let outcome = resolve(signatures(input), input, &truncated) { return outcome }
+
+        // A signature began to match and the data ended: a cut file, not text.
+        if truncated { return .done(Hit(.data, .unknown), truncated: true) }
+
+        // 2. Formats whose evidence is elsewhere, then text.
+        for index in table.elsewhere {
+            if let outcome = resolve(check(index, input), input, &truncated) { return outcome }
+        }
+        return .done(Hit(.data, .unknown), truncated: truncated)
+    }
+
+    /// Runs one rule; in debug builds, checks that it answered a type it declares.
+    @inline(__always)
+    private static func check(_ index: Int, _ input: Input) -> Step {
+        let rule = table.rules[index]
+        let step = rule.check(input)
+        #if DEBUG
+        let answered: Hit?
+        switch step {
+        case .no: answered = nil
+        case .hit(let hit): answered = hit
+        case .need(_, let fallback), .needTail(let fallback): answered = fallback
+        }
+        if let answered, answered.type != .data {
+            assert(rule.produces.contains(answered.type), "rule \(rule.name) answered undeclared \(answered.type)")
+        }
+        #endif
+        return step
+    }
+
+    /// The rules of the first byte, one after the other.
+    private static func signatures(_ input: Input) -> Step {
+        let first = Int(input.view.base[0])
+        let slot = table.slots[first]..<table.slots[first + 1]
+        // One byte that starts a signature says nothing yet (unless its rules decide on one byte).
+        if input.view.count < 2 && !table.loneByteDecides[first] { return slot.isEmpty ? .no : .need(2, fallback: nil) }
+        var pending: Step = .no
+        for position in slot {
+            let step = check(table.order[position], input)
+            switch step {
+            case .no: continue
+            case .hit: return step
+            case .need(_, let fallback), .needTail(let fallback):
+                if fallback != nil { return step }
+                if case .no = pending { pending = step }
+            }
+        }
+        return pending
+    }
+
+    /// Turns a step into an outcome, or nil to go on with the next check.
+    @inline(__always)
+    private static func resolve(_ step: Step, _ input: Input, _ truncated: inout Bool) -> Outcome? {
+        switch step {
+        case .no:
+            return nil
+        case .hit(let hit):
+            return .done(hit, truncated: truncated)
+        case .need(let n, let fallback):
+            // Ask for more only when it can be had: a structure past the read cap (a TIFF whose
+            // IFD0 sits at the end of a large file) is answered from what is here.
+            if n > input.view.count && input.hasMore && n <= input.limit { return .needPrefix(n) }
+            // Wanting more than the data holds is truncation, whether or not all of it is in view.
+            if n > input.totalLength { truncated = true }
+            if let fallback { return .done(fallback, truncated: truncated) }
+            return nil
+        case .needTail(let fallback):
+            if input.tail == nil && !input.isWhole { return .needTail }
+            if let fallback { return .done(fallback, truncated: truncated) }
+            return nil
+        }
+    }
+
+    /// The rule that declares `type` with a hint plausibility check (hint rule 3), if any.
+    static func hintPlausibility(for type: ImageType) -> (@Sendable (ByteView, Int) -> Bool)? {
+        for rule in table.rules where rule.hintPlausibility != nil && rule.produces.contains(type) {
+            return rule.hintPlausibility
+        }
+        return nil
+    }
+}

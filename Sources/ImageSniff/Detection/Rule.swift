@@ -1,0 +1,99 @@
+// The vocabulary of detection: the bytes a check sees (`Input`), what a check answers (`Step`,
+// `Hit`) and the declaration every family makes of its checks (`Rule`). The walk that runs the
+// rules is in Detector.swift; the list of families is in Registry.swift.
+
+/// A match found by a check.
+struct Hit: Equatable {
+    var type: ImageType
+    var confidence: Detection.Confidence = .conclusive
+    var animated = false
+
+    init(_ type: ImageType, _ confidence: Detection.Confidence = .conclusive, animated: Bool = false) {
+        self.type = type
+        self.confidence = confidence
+        self.animated = animated
+    }
+}
+
+/// What one check says.
+enum Step {
+    /// Not this format.
+    case no
+    /// This format, and this answer.
+    case hit(Hit)
+    /// The check wants the first `n` bytes to go further. `fallback` is the answer if they cannot
+    /// be had (the data ends, or the read cap is reached); nil means "not this format, then".
+    case need(Int, fallback: Hit?)
+    /// The check wants the last bytes of the data (TGA's footer, JSON's closing bracket).
+    case needTail(fallback: Hit?)
+
+    var isHit: Bool { if case .hit = self { return true } else { return false } }
+}
+
+/// The bytes under inspection and what is known about the rest.
+struct Input {
+    let view: ByteView
+    /// Length of the whole data; `view.count` when the view is the whole data.
+    let totalLength: Int
+    /// How far the view may grow: min(totalLength, read cap).
+    let limit: Int
+    /// The last bytes of the data (up to `Limits.tailLength`), when known.
+    let tail: ByteView?
+
+    var hasMore: Bool { view.count < limit }
+    var isWhole: Bool { view.count >= totalLength }
+}
+
+/// One detection rule, declared by the family that owns the check: where the evidence starts,
+/// the check itself and every type it can answer.
+///
+/// The detector builds its first-byte dispatch and its fallback order from these declarations
+/// (see `Detector`); nothing else lists formats. Adding a format is a catalog entry plus a rule in
+/// a family file (the Format reference article in the documentation catalog says how).
+struct Rule: Sendable {
+    /// Where a rule's evidence starts.
+    enum Start: Sendable, Equatable {
+        /// A signature at offset 0 whose first byte is one of these.
+        case firstByte([UInt8])
+        /// Evidence away from the start, or no magic at all (DICOM, TGA, text): tried in
+        /// registry order after every signature failed.
+        case elsewhere
+    }
+
+    /// How much a match of this rule says.
+    enum Strength: Int, Sendable, Comparable {
+        /// A signature and structure behind it: tried first.
+        case signature
+        /// A weak signature (MPEG audio frame sync, a QuickTime atom name): tried after the
+        /// signatures that share its first byte.
+        case heuristic
+
+        static func < (a: Strength, b: Strength) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// A name for messages and tests.
+    let name: String
+    let start: Start
+    let strength: Strength
+    /// The check may rule on a single byte (text-like signatures such as `#`, `%`, `/`, a
+    /// newline): a lone first byte is handed to it rather than answered with a request for two.
+    let oneByteDecides: Bool
+    /// Every type the check can answer (besides `public.data`).
+    let produces: [ImageType]
+    /// For formats without magic, whether the bytes are plausible enough for a hint to name the
+    /// format when nothing else matched (hint rule 3): `(view, totalLength)`.
+    let hintPlausibility: (@Sendable (ByteView, Int) -> Bool)?
+    let check: @Sendable (Input) -> Step
+
+    init(_ name: String, _ start: Start, strength: Strength = .signature, oneByteDecides: Bool = false,
+         produces: [ImageType], hintPlausibility: (@Sendable (ByteView, Int) -> Bool)? = nil,
+         check: @escaping @Sendable (Input) -> Step) {
+        self.name = name
+        self.start = start
+        self.strength = strength
+        self.oneByteDecides = oneByteDecides
+        self.produces = produces
+        self.hintPlausibility = hintPlausibility
+        self.check = check
+    }
+}

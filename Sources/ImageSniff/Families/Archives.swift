@@ -1,0 +1,52 @@
+// Archives: ZIP (and OpenRaster, a ZIP whose first member names its type) and gzip (and SVGZ, an
+// SVG document inside gzip).
+
+enum Archives {
+    static let rules = [
+        Rule("ZIP, OpenRaster", .firstByte([0x50]), produces: [.zip, .openRaster], check: zip),
+        Rule("gzip, SVGZ", .firstByte([0x1F]), produces: [.gzip, .svg], check: gzip),
+    ]
+
+    /// `PK\3\4`; OpenRaster when the first member is an uncompressed `mimetype` of `image/openraster`.
+    static func zip(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matchesAvailablePrefix("PK\u{03}\u{04}") else {
+            // An empty archive is only its end record.
+            return v.matches("PK\u{05}\u{06}") ? .hit(Hit(.zip)) : .no
+        }
+        guard v.count >= 30 else { return .need(30, fallback: v.count >= 4 ? Hit(.zip) : nil) }
+        let nameLength = Int(v.u16le(26) ?? 0), extraLength = Int(v.u16le(28) ?? 0)
+        if nameLength == 8, v.matches("mimetype", at: 30) {
+            let data = 30 + nameLength + extraLength
+            guard v.has(data, 16) else { return .need(data + 16, fallback: Hit(.zip)) }
+            if v.matches("image/openraster", at: data) { return .hit(Hit(.openRaster)) }
+        }
+        return .hit(Hit(.zip))
+    }
+
+    static func gzip(_ input: Input) -> Step {
+        let v = input.view
+        guard let method = v.u8(2) else { return v.u8(1) == 0x8B ? .need(3, fallback: nil) : .no }
+        guard v.u8(1) == 0x8B, method == 8 else { return .no }
+        guard let flags = v.u8(3) else { return .need(10, fallback: nil) }
+        guard flags & 0xE0 == 0 else { return .no }  // reserved flag bits are zero
+        guard v.count >= 10 else { return .need(10, fallback: Hit(.gzip)) }
+        // SVGZ: an SVG document inside. Inflate a bounded prefix and look at the root element.
+        if let (inner, outcome) = Inflate.gunzipPrefix(v, limit: Budget.inflatedSVGZ) {
+            // Decide only on all the output there is to see: a cut stream could turn to binary.
+            if outcome == .ranOut && input.hasMore {
+                return .need(min(input.limit, v.count * 2 + 4096), fallback: Hit(.gzip))
+            }
+            guard outcome == .complete else { return .hit(Hit(.gzip)) }
+            let isSVG = inner.withUnsafeBytes { raw -> Bool in
+                let view = ByteView(base: raw)
+                var start = view.equals(0xEFBB_BF, length: 3) ? 3 : 0
+                while start < view.count, ByteView.isSpace(view.base[start]) { start += 1 }
+                guard Text.isText(view, upTo: view.count, dataEndsAtView: false) else { return false }
+                return Text.markupRoot(view, from: start) == .svg
+            }
+            if isSVG { return .hit(Hit(.svg)) }
+        }
+        return .hit(Hit(.gzip))
+    }
+}

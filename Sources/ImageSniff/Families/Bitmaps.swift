@@ -1,0 +1,109 @@
+// Plain raster bitmaps with a signature and a few header fields worth checking: BMP, ICO and
+// CUR, ICNS, PCX and DCX, Sun raster, SGI, X Window Dump.
+
+enum Bitmaps {
+    static let rules = [
+        Rule("BMP", .firstByte([0x42]), produces: [.bmp], check: bmp),
+        Rule("ICO, CUR", .firstByte([0x00]), produces: [.ico, .cur], check: icoCur),
+        Rule("ICNS", .firstByte([0x69]), produces: [.icns], check: icns),
+        Rule("PCX", .firstByte([0x0A]), oneByteDecides: true, produces: [.pcx], check: pcx),
+        Rule("DCX", .firstByte([0xB1]), produces: [.dcx], check: dcx),
+        Rule("Sun raster", .firstByte([0x59]), produces: [.sunRaster], check: sun),
+        Rule("SGI", .firstByte([0x01]), produces: [.sgi], check: sgi),
+        Rule("X Window Dump", .firstByte([0x00]), produces: [.xwd], check: xwd),
+    ]
+
+    static func bmp(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(1) == UInt8(ascii: "M") else { return .no }
+        // Cut short: a BMP header has zero bytes early on; two letters and then prose is text.
+        if v.count < 18 {
+            let reservedInUse = v.count >= 8 && (v.base[6] != 0 || v.base[7] != 0)
+            return reservedInUse && Text.isText(v, upTo: v.count, dataEndsAtView: false) ? .no : .need(18, fallback: nil)
+        }
+        guard let dib = v.u32le(14), let pixels = v.u32le(10) else { return .need(18, fallback: nil) }
+        switch dib {
+        case 12, 16, 24, 40, 48, 52, 56, 64, 108, 124: break
+        default: return .no
+        }
+        let planesAt = dib == 12 ? 22 : 26
+        guard let planes = v.u16le(planesAt) else { return .need(planesAt + 2, fallback: nil) }
+        guard planes == 1, pixels >= 14 + dib || pixels == 0 else { return .no }
+        return .hit(Hit(.bmp))
+    }
+
+    /// ICO (type 1) and CUR (type 2): a count, then 16-byte entries pointing past the directory.
+    static func icoCur(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(1) == 0, let type = v.u16le(2), type == 1 || type == 2 else { return .no }
+        guard let count = v.u16le(4), let size = v.u32le(14), let offset = v.u32le(18), let reserved = v.u8(9) else {
+            return .need(22, fallback: nil)
+        }
+        guard count >= 1, count <= 512, size > 0, offset >= 6 + 16 * UInt32(count), reserved == 0 || reserved == 255 else { return .no }
+        if type == 1 {
+            // Icons: planes 0 or 1, bit count 0, 1, 4, 8, 16, 24 or 32.
+            let planes = v.u16le(10) ?? 0, bits = v.u16le(12) ?? 0
+            guard planes <= 1, [0, 1, 4, 8, 16, 24, 32].contains(bits) else { return .no }
+            return .hit(Hit(.ico))
+        }
+        return .hit(Hit(.cur))
+    }
+
+    static func icns(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("icns") { return early }
+        guard let length = v.u32be(4) else { return .need(8, fallback: nil) }
+        guard length >= 8 else { return .no }
+        // The first element's type must be a four-character code.
+        guard v.count >= 12 else { return .need(12, fallback: nil) }
+        for i in 8..<12 where !ByteView.isFourCCByte(v.base[i]) && v.base[i] != UInt8(ascii: "#") { return .no }
+        return .hit(Hit(.icns))
+    }
+
+    /// PCX: `0A`, version, encoding, bits per pixel, a window that makes sense, reserved zero.
+    static func pcx(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 66 else { return input.hasMore ? .need(128, fallback: nil) : .no }
+        let version = v.base[1], encoding = v.base[2], bpp = v.base[3]
+        guard [0, 2, 3, 4, 5].contains(version), encoding <= 1, [1, 2, 4, 8].contains(bpp) else { return .no }
+        guard let xmin = v.u16le(4), let ymin = v.u16le(6), let xmax = v.u16le(8), let ymax = v.u16le(10) else { return .no }
+        guard xmin <= xmax, ymin <= ymax, v.base[64] == 0, (1...4).contains(v.base[65]) else { return .no }
+        return .hit(Hit(.pcx))
+    }
+
+    /// DCX: magic 987654321 (LE), then a table of page offsets.
+    static func dcx(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u32le(0) == 987_654_321 else { return .no }
+        guard let first = v.u32le(4) else { return .need(8, fallback: nil) }
+        return first >= 8 ? .hit(Hit(.dcx)) : .no
+    }
+
+    static func sun(_ input: Input) -> Step {
+        input.view.signature(0x59A6_6A95, length: 4) ?? .hit(Hit(.sunRaster))
+    }
+
+    /// SGI: magic 474, storage 0/1, bytes per channel 1/2, dimension 1–3.
+    static func sgi(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(1) == 0xDA else { return .no }
+        guard let storage = v.u8(2), let bpc = v.u8(3), let dim = v.u16be(4) else { return .need(6, fallback: nil) }
+        return storage <= 1 && (bpc == 1 || bpc == 2) && dim >= 1 && dim <= 3 ? .hit(Hit(.sgi)) : .no
+    }
+
+    /// X Window Dump: header size, then file version 7, in either byte order.
+    static func xwd(_ input: Input) -> Step {
+        let v = input.view
+        guard let sizeBE = v.u32be(0), let versionBE = v.u32be(4) else { return .no }
+        for big in [true, false] {
+            let size = big ? sizeBE : (v.u32le(0) ?? 0)
+            let version = big ? versionBE : (v.u32le(4) ?? 0)
+            if version == 7, size >= 100, size < 4096,
+               let format = v.u32(8, bigEndian: big), format <= 2,
+               let depth = v.u32(12, bigEndian: big), depth >= 1, depth <= 32 {
+                return .hit(Hit(.xwd))
+            }
+        }
+        return .no
+    }
+}

@@ -1,0 +1,184 @@
+// Camera RAW: the formats with a magic of their own (Canon CRW's CIFF heap, Olympus ORF,
+// Panasonic RW2/RWL/RAW, Phase One IIQ, Fujifilm RAF, Sigma X3F, Minolta MRW, Rawzor RWZ) and
+// the vendor rules that tell the TIFF-based ones apart (DNG, CR2, NEF/NRW, ARW/SR2/SRF, PEF, SRW,
+// 3FR/FFF, ERF, DCR/KDC, MOS, MEF, IIQ) from what TIFF.swift's IFD walk gathered.
+
+enum CameraRaw {
+    static let rules = [
+        Rule("Canon CRW (CIFF)", .firstByte([0x49]), produces: [.crw], check: crw),
+        Rule("Olympus ORF", .firstByte([0x49, 0x4D]), produces: [.orf], check: orf),
+        Rule("Panasonic RW2, RWL, RAW", .firstByte([0x49]), produces: [.rw2, .rwl, .panasonicRaw], check: panasonic),
+        Rule("Phase One IIQ", .firstByte([0x49, 0x4D]), produces: [.iiq], check: phaseOne),
+        Rule("Fujifilm RAF", .firstByte([0x46]), produces: [.raf], check: raf),
+        Rule("Sigma X3F", .firstByte([0x46]), produces: [.x3f], check: x3f),
+        Rule("Minolta MRW", .firstByte([0x00]), produces: [.mrw], check: mrw),
+        Rule("Rawzor RWZ", .firstByte([0x72]), produces: [.rwz], check: rwz),
+    ]
+
+    /// The RAW types the TIFF rule can answer (a TIFF header and a walk of IFD0).
+    static let tiffBased: [ImageType] = [.dng, .cr2, .nef, .nrw, .arw, .sr2, .srf, .pef, .srw, .threeFR, .fff,
+                                         .erf, .kodakRaw, .mos, .mef, .iiq]
+
+    // MARK: Own magic
+
+    /// `II 1A 00 00 00 "HEAPCCDR"` (or `"HEAPJPGM"`): the CIFF heap of Canon's first RAW.
+    static func crw(_ input: Input) -> Step {
+        let v = input.view
+        return v.matches("II\u{1A}\0\0\0HEAPCCDR") || v.matches("II\u{1A}\0\0\0HEAPJPGM") ? .hit(Hit(.crw)) : .no
+    }
+
+    /// `IIRO`, `IIRS` or `MMOR`: a TIFF header with Olympus's own identifier.
+    static func orf(_ input: Input) -> Step {
+        let v = input.view
+        return v.matches("IIRO") || v.matches("IIRS") || v.matches("MMOR") ? .hit(Hit(.orf)) : .no
+    }
+
+    /// `IIU\0`: RW2 and RWL carry `88 E7 74 D8` at 8 (RWL if the Make is Leica); older files are `.raw`.
+    static func panasonic(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("IIU\0") else { return .no }
+        guard v.has(8, 4) else { return .need(12, fallback: Hit(.rw2, .family)) }
+        guard v.u32be(8) == 0x88E7_74D8 else { return .hit(Hit(.panasonicRaw)) }
+        guard let ifd0 = v.u32le(4) else { return .hit(Hit(.rw2)) }
+        var walk = IFDWalk(view: v, bigEndian: false)
+        switch walk.readIFD(Int(ifd0)) {
+        case .needs(let n): return .need(n, fallback: Hit(.rw2, .family))
+        case .bad: return .hit(Hit(.rw2))
+        case .ok:
+            if let end = walk.unreadValueEnd { return .need(end, fallback: Hit(.rw2, .family)) }
+            return .hit(Hit(walk.make("LEICA") ? .rwl : .rw2))
+        }
+    }
+
+    /// Phase One: an `IIII` or `MMMM` block header at 0.
+    static func phaseOne(_ input: Input) -> Step {
+        let v = input.view
+        return v.matches("IIII") || v.matches("MMMM") ? .hit(Hit(.iiq)) : .no
+    }
+
+    static func raf(_ input: Input) -> Step {
+        input.view.signature("FUJIFILMCCD-RAW") ?? .hit(Hit(.raf))
+    }
+
+    static func x3f(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("FOVb") { return early }
+        // Version (LE u32, 2.x/3.x/4.x) follows.
+        guard let version = v.u32le(4) else { return .need(8, fallback: Hit(.x3f)) }
+        return version >> 16 >= 1 && version >> 16 <= 5 ? .hit(Hit(.x3f)) : .no
+    }
+
+    static func mrw(_ input: Input) -> Step {
+        input.view.signature("\0MRM") ?? .hit(Hit(.mrw))
+    }
+
+    static func rwz(_ input: Input) -> Step {
+        input.view.signature("rawzor") ?? .hit(Hit(.rwz))
+    }
+
+    // MARK: TIFF-based
+
+    /// Markers in a standard TIFF header: CR2's `"CR" 02` at 8 (IFD0 at 16), and a Phase One
+    /// block within the first 32 bytes.
+    static func headerMarker(_ v: ByteView, bigEndian: Bool) -> Hit? {
+        if !bigEndian, v.matches("CR", at: 8), v.u8(10) == 2 { return Hit(.cr2) }
+        if v.find("IIII", in: 8..<32) != nil || v.find("MMMM", in: 8..<32) != nil { return Hit(.iiq) }
+        return nil
+    }
+
+    /// Decides the TIFF-based type from IFD0 and what it points to.
+    static func classify(_ walk: inout IFDWalk, ifd0: Int) -> Step {
+        switch walk.readIFD(ifd0) {
+        case .needs(let n): return .need(n, fallback: Hit(.tiff, .family))
+        case .bad: return .hit(Hit(.tiff, .family))
+        case .ok: break
+        }
+        if walk.tags.hasDNGVersion { return .hit(Hit(.dng)) }
+        if let end = walk.unreadValueEnd { return .need(end, fallback: Hit(.tiff, .family)) }
+        let fromIFD0 = decide(walk)
+        if fromIFD0.confidence != .family || walk.tags.subIFDs.count == 0 { return .hit(fromIFD0) }
+        // IFD0 leaves it open: the SubIFDs hold the raw data's compression and photometric.
+        var pending: Int?
+        let subIFDs = walk.tags.subIFDs
+        for i in 0..<min(subIFDs.count, Budget.tiffSubIFDs) {
+            if case .needs(let n) = walk.readIFD(subIFDs[i]) { pending = max(pending ?? 0, n) }
+        }
+        if let end = walk.unreadValueEnd { pending = max(pending ?? 0, end) }
+        let decided = decide(walk)
+        if let pending, decided.confidence == .family { return .need(pending, fallback: decided) }
+        return .hit(decided)
+    }
+
+    /// Raw evidence that does not depend on the Make string.
+    private static func rawStructure(_ tags: TIFFTags) -> Bool {
+        tags.rawCompressions != 0 || tags.hasCFAPhotometric || tags.hasCFAPattern
+    }
+
+    /// Compression codes that only raw sensor data uses (FORMATS.md 3.4; ExifTool's Exif
+    /// compression table), each as a flag: Sony ARW, packed raw, Samsung SRW (two), Kodak KDC,
+    /// Nikon NEF, Kodak DCR, Pentax PEF, lossy DNG.
+    static func rawCompressionBit(_ code: UInt32) -> UInt32? {
+        switch code {
+        case 32767: return 1 << 0
+        case 32769: return 1 << 1
+        case 32770: return 1 << 2
+        case 32772: return 1 << 3
+        case 32867: return 1 << 4
+        case 34713: return 1 << 5
+        case 65000: return 1 << 6
+        case 65535: return 1 << 7
+        case 34892: return 1 << 8
+        default: return nil
+        }
+    }
+
+    private static func decide(_ walk: IFDWalk) -> Hit {
+        let tags = walk.tags
+        let structural = rawStructure(tags)
+        func make(_ prefix: StaticString) -> Bool { walk.make(prefix) }
+        func field(_ range: Range<Int>, startsWith s: StaticString) -> Bool { walk.field(range, startsWith: s) }
+        if make("NIKON") {
+            if structural { return Hit(tags.ifd0Compression == 6 ? .nrw : .nef) }
+        } else if make("SONY") {
+            if tags.hasSonyRawFileType || tags.hasSonyPrivate || structural {
+                if field(tags.model, startsWith: "DSC-R1") { return Hit(.sr2) }
+                if field(tags.model, startsWith: "DSC-F828") { return Hit(.srf) }
+                return Hit(.arw)
+            }
+        } else if make("PENTAX") || make("ASAHI") || make("RICOH") {
+            if structural { return Hit(.pef) }
+        } else if make("SAMSUNG") {
+            if structural { return Hit(.srw) }
+        } else if make("HASSELBLAD") || make("IMACON") {
+            if structural {
+                let flexcolor = field(tags.software, startsWith: "Flexcolor") || make("IMACON")
+                return Hit(flexcolor ? .fff : .threeFR)
+            }
+        } else if make("SEIKO EPSON") {
+            if structural { return Hit(.erf) }
+        } else if make("KODAK") || make("EASTMAN KODAK") {
+            if tags.hasKodakIFD || structural { return Hit(.kodakRaw) }
+        } else if make("LEAF") {
+            if tags.hasLeafData || structural { return Hit(.mos) }
+        } else if make("MAMIYA") {
+            if structural { return Hit(.mef) }
+        } else if make("PHASE ONE") {
+            if structural { return Hit(.iiq) }
+        } else if tags.make.isEmpty && !structural {
+            return Hit(.tiff)
+        } else if !structural && !isCameraMaker(walk) {
+            return Hit(.tiff)
+        }
+        // A camera maker's TIFF (or raw evidence from an unknown maker) whose kind the bytes
+        // cannot settle: the family node, for a hint to decide.
+        return Hit(.tiff, .family)
+    }
+
+    /// Makers whose TIFF output may be raw data: their TIFFs without raw evidence stay at the
+    /// family node. (The vendors decided above are already handled; these are the rest.)
+    private static func isCameraMaker(_ walk: IFDWalk) -> Bool {
+        let make = walk.make
+        return make("CANON") || make("LEICA") || make("PANASONIC") || make("OLYMPUS") || make("OM DIGITAL")
+            || make("FUJIFILM") || make("MINOLTA") || make("KONICA") || make("SIGMA")
+    }
+}

@@ -1,0 +1,53 @@
+// Documents that sit next to images: PDF, PostScript and EPS (text, and the DOS binary EPS
+// header), and DjVu (a scanned-document image format).
+
+enum Documents {
+    static let rules = [
+        Rule("PDF", .firstByte([0x25]), oneByteDecides: true, produces: [.pdf], check: pdf),
+        Rule("PostScript, EPS", .firstByte([0x25]), oneByteDecides: true, produces: [.postScript, .eps], check: postScript),
+        Rule("DOS EPS", .firstByte([0xC5]), produces: [.eps], check: dosEPS),
+        Rule("DjVu", .firstByte([0x41]), produces: [.djvu], check: djvu),
+    ]
+
+    /// `%PDF-` and a version number `d.d`.
+    static func pdf(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("%PDF-") { return early }
+        guard let major = v.u8(5), let dot = v.u8(6) else { return .need(8, fallback: nil) }
+        return ByteView.isDigit(major) && dot == UInt8(ascii: ".") ? .hit(Hit(.pdf)) : .no
+    }
+
+    /// `%!PS-Adobe-N.N` (EPS when the first line also says `EPSF-N.N`), or `%!` / `%!PS` alone on
+    /// the first line followed by more PostScript comments or code.
+    static func postScript(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("%!") { return early }
+        let lineEnd = Text.firstLineEnd(v, from: 0, max: Budget.headerLine)
+        guard let lineEnd else { return v.count < Budget.headerLine && input.hasMore ? .need(Budget.headerLine, fallback: nil) : .no }
+        if v.matches("%!PS-Adobe-", at: 0), let d = v.u8(11), ByteView.isDigit(d) {
+            if v.find("EPSF-", in: 11..<lineEnd) != nil { return .hit(Hit(.eps)) }
+            return .hit(Hit(.postScript))
+        }
+        // `%!` or `%!PS` with nothing else on the line.
+        var o = v.matches("%!PS") ? 4 : 2
+        while o < lineEnd, v.base[o] == 0x20 || v.base[o] == 0x09 { o += 1 }
+        guard o == lineEnd else { return .no }
+        return .hit(Hit(.postScript, .likely))
+    }
+
+    /// DOS EPS binary header: `C5 D0 D3 C6`, then offsets to the PostScript section.
+    static func dosEPS(_ input: Input) -> Step {
+        let v = input.view
+        guard v.equals(0xC5D0_D3C6, length: 4) else { return .no }
+        guard let psStart = v.u32le(4), let psLength = v.u32le(8) else { return .need(12, fallback: nil) }
+        return psStart >= 30 && psLength > 0 ? .hit(Hit(.eps)) : .no
+    }
+
+    static func djvu(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("AT&TFORM") { return early }
+        guard v.has(12, 4) else { return .need(16, fallback: nil) }
+        return v.matches("DJVU", at: 12) || v.matches("DJVM", at: 12) || v.matches("DJVI", at: 12) || v.matches("THUM", at: 12)
+            ? .hit(Hit(.djvu)) : .no
+    }
+}

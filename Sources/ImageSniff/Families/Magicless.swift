@@ -1,0 +1,191 @@
+// Formats without magic: MacPaint, PICT, TGA and WBMP. Only header fields that must be in range,
+// sizes that must add up to the file's length, or a trailer (TGA 2.0) can name them; what a
+// check cannot be sure of, a hint settles (hint rule 3: `hintPlausibility`).
+
+enum Magicless {
+    static let rules = [
+        Rule("MacPaint", .elsewhere, strength: .heuristic, produces: [.macPaint], check: macPaint),
+        Rule("PICT", .elsewhere, strength: .heuristic, produces: [.pict],
+             hintPlausibility: { view, _ in pictIsPlausible(view) }, check: pict),
+        Rule("TGA", .elsewhere, strength: .heuristic, produces: [.tga],
+             hintPlausibility: { view, _ in tgaHeaderIsPlausible(view) }, check: tga),
+        Rule("WBMP", .elsewhere, strength: .heuristic, produces: [.wbmp],
+             hintPlausibility: { view, total in wbmpIsPlausible(view, totalLength: total) }, check: wbmp),
+    ]
+
+    /// MacPaint: a MacBinary header whose file type is `PNTG`, or a bare 512-byte header
+    /// (version 0, 2 or 3; patterns; 204 zero bytes) followed by PackBits rows of 72 bytes.
+    static func macPaint(_ input: Input) -> Step {
+        let v = input.view
+        if v.count >= 69, v.base[0] == 0, v.matches("PNTG", at: 65), (1...63).contains(v.base[1]) {
+            return .hit(Hit(.macPaint))
+        }
+        guard let version = v.u32be(0), version == 0 || version == 2 || version == 3 else { return .no }
+        // 720 PackBits rows (72 bytes each, a little more when an encoder splits a row into many
+        // packets) after the header: a larger file is not MacPaint, and a
+        // smaller one is judged whole (a few rows that decode say too little).
+        guard input.totalLength <= 512 + 720 * 110 else { return .no }
+        guard input.isWhole else { return .need(input.totalLength, fallback: nil) }
+        guard v.count >= 512 + 72 else { return .no }
+        guard v.all(308..<512, equal: 0) else { return .no }
+        guard !v.all(512..<(512 + 72), equal: 0) else { return .no }  // PackBits never writes zeros only
+        // Decode rows: every row must end exactly on 72 bytes; when the whole file is here, all
+        // 720 rows must fit in it.
+        var o = 512
+        for _ in 0..<720 {
+            var produced = 0
+            while produced < 72 {
+                guard let n = v.u8(o) else { return .no }
+                if n < 128 {
+                    produced += Int(n) + 1; o += Int(n) + 2
+                } else if n > 128 {
+                    produced += 257 - Int(n); o += 2
+                } else {
+                    o += 1
+                }
+            }
+            guard produced == 72 else { return .no }
+        }
+        return .hit(Hit(.macPaint, .likely))
+    }
+
+    /// PICT: after an optional 512-byte header, a picture size and frame, then the version
+    /// opcode. Version 2 (`00 11 02 FF`) with a sane frame is taken; version 1 only with a hint.
+    static func pict(_ input: Input) -> Step {
+        let v = input.view
+        for base in [0, 512] {
+            guard v.has(base + 10, 6) else {
+                if base == 0 { return input.hasMore ? .need(528, fallback: nil) : .no }
+                break
+            }
+            if v.equals(0x0011_02FF_0C00, length: 6, at: base + 10), pictFrameIsSane(v, base) {
+                return .hit(Hit(.pict, .likely))
+            }
+        }
+        return .no
+    }
+
+    static func pictFrameIsSane(_ v: ByteView, _ base: Int) -> Bool {
+        guard let top = v.u16be(base + 2), let left = v.u16be(base + 4),
+              let bottom = v.u16be(base + 6), let right = v.u16be(base + 8) else { return false }
+        let t = Int16(bitPattern: top), l = Int16(bitPattern: left)
+        let b = Int16(bitPattern: bottom), r = Int16(bitPattern: right)
+        return t < b && l < r
+    }
+
+    /// PICT version 1 or 2 with a sane frame: enough for a hint to name it (rule 3).
+    static func pictIsPlausible(_ v: ByteView) -> Bool {
+        for base in [0, 512] where v.has(base + 10, 2) {
+            if (v.matches("\u{11}\u{01}", at: base + 10) || v.matches("\0\u{11}", at: base + 10)), pictFrameIsSane(v, base) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// TGA: the TGA 2.0 footer in the last 18 bytes decides; otherwise an uncompressed image
+    /// whose header fields are valid and whose size matches the file to the byte is likely.
+    static func tga(_ input: Input) -> Step {
+        let v = input.view
+        guard tgaHeaderIsPlausible(v) else { return .no }
+        let tail = input.tail ?? (input.isWhole ? v : nil)
+        guard let tail else { return .needTail(fallback: sizeMatches(input) ? Hit(.tga, .likely) : nil) }
+        if tail.count >= 18, tail.matches("TRUEVISION-XFILE.\0", at: tail.count - 18) { return .hit(Hit(.tga)) }
+        if sizeMatches(input) { return .hit(Hit(.tga, .likely)) }
+        // Run-length encoded: the packets must decode to exactly width × height pixels and end
+        // where the file does. Only worth it (and only possible) when the file fits the read cap.
+        guard rleImageType(v) else { return .no }
+        guard input.totalLength <= Limits.maxPrefix else { return .no }
+        guard input.isWhole else { return .need(input.totalLength, fallback: nil) }
+        return rleStreamEndsAtEndOfFile(v) ? .hit(Hit(.tga, .likely)) : .no
+    }
+
+    private static func rleImageType(_ v: ByteView) -> Bool {
+        let t = v.base[2]
+        return t == 9 || t == 10 || t == 11
+    }
+
+    /// Decodes TGA run-length packets from after the header, ID and colour map.
+    private static func rleStreamEndsAtEndOfFile(_ v: ByteView) -> Bool {
+        let mapBytes = v.base[1] == 1 ? Int(v.u16le(5) ?? 0) * ((Int(v.base[7]) + 7) / 8) : 0
+        let width = Int(v.u16le(12) ?? 0), height = Int(v.u16le(14) ?? 0)
+        let pixelBytes = (Int(v.base[16]) + 7) / 8
+        var o = 18 + Int(v.base[0]) + mapBytes
+        var pixels = 0
+        let wanted = width * height
+        while pixels < wanted {
+            guard let packet = v.u8(o) else { return false }
+            let n = Int(packet & 0x7F) + 1
+            o += 1 + (packet & 0x80 != 0 ? pixelBytes : n * pixelBytes)
+            pixels += n
+        }
+        guard pixels == wanted, o <= v.count else { return false }
+        // The image data ends the file, or a TGA 2.0 extension area / developer area follows
+        // (then a footer would have been found); allow a few bytes of padding.
+        return v.count - o <= 8
+    }
+
+    static func tgaHeaderIsPlausible(_ v: ByteView) -> Bool {
+        guard v.count >= 18 else { return false }
+        let idLength = v.base[0], mapType = v.base[1], imageType = v.base[2]
+        _ = idLength
+        guard mapType <= 1 else { return false }
+        switch imageType {
+        case 1, 2, 3, 9, 10, 11, 32, 33: break
+        default: return false
+        }
+        let mapped = imageType == 1 || imageType == 9 || imageType == 32 || imageType == 33
+        if mapped != (mapType == 1) { return false }
+        let mapEntrySize = v.base[7]
+        if mapType == 1 {
+            guard [15, 16, 24, 32].contains(mapEntrySize), let length = v.u16le(5), length > 0 else { return false }
+        } else {
+            guard v.u16le(3) == 0, v.u16le(5) == 0, mapEntrySize == 0 else { return false }
+        }
+        guard let width = v.u16le(12), let height = v.u16le(14), width > 0, height > 0 else { return false }
+        let depth = v.base[16], descriptor = v.base[17]
+        guard [1, 8, 15, 16, 24, 32].contains(depth) else { return false }
+        guard descriptor & 0xC0 == 0 else { return false }  // interleaving bits: never used
+        let alphaBits = descriptor & 0x0F
+        return alphaBits <= 8
+    }
+
+    /// For uncompressed TGA: header + ID + colour map + pixels equals the file length (or that
+    /// plus a TGA 2.0 extension area and footer).
+    private static func sizeMatches(_ input: Input) -> Bool {
+        let v = input.view
+        let imageType = v.base[2]
+        guard imageType == 1 || imageType == 2 || imageType == 3 else { return false }
+        let mapBytes = v.base[1] == 1 ? Int(v.u16le(5) ?? 0) * ((Int(v.base[7]) + 7) / 8) : 0
+        let width = Int(v.u16le(12) ?? 0), height = Int(v.u16le(14) ?? 0)
+        let pixelBytes = (Int(v.base[16]) + 7) / 8
+        let expected = 18 + Int(v.base[0]) + mapBytes + width * height * pixelBytes
+        return input.totalLength == expected
+    }
+
+    /// WBMP has no magic: only an exact size match (and a hint) names it.
+    static func wbmp(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(0) == 0, v.u8(1) == 0, input.isWhole || v.count >= 16 else { return .no }
+        return wbmpIsPlausible(v, totalLength: input.totalLength) ? .hit(Hit(.wbmp, .likely)) : .no
+    }
+
+    /// WBMP type 0: `00`, fixed header `00`, then width and height as multi-byte integers, and
+    /// exactly one bit per pixel (rows padded to bytes) after them.
+    static func wbmpIsPlausible(_ v: ByteView, totalLength: Int) -> Bool {
+        guard v.u8(0) == 0, v.u8(1) == 0 else { return false }
+        var o = 2
+        func multiByte() -> Int? {
+            var value = 0
+            for _ in 0..<4 {
+                guard let b = v.u8(o) else { return nil }
+                o += 1
+                value = value << 7 | Int(b & 0x7F)
+                if b & 0x80 == 0 { return value }
+            }
+            return nil
+        }
+        guard let width = multiByte(), let height = multiByte(), width > 0, height > 0, width <= 65535, height <= 65535 else { return false }
+        return o + (width + 7) / 8 * height == totalLength
+    }
+}

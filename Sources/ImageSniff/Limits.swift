@@ -1,0 +1,46 @@
+// Every bound on what detection reads and walks, in one place. A check never loops or reads on a
+// number taken from the file alone: it stops at one of these.
+
+/// Hard caps on what detection reads.
+public enum Limits {
+    /// The first read of a file.
+    public static let initialRead = 4096
+    /// The most of a file's prefix any check may ask for (TIFF IFDs, a JPEG segment walk past a
+    /// large Exif block, a PNG chunk walk to `acTL`).
+    public static let maxPrefix = 512 * 1024
+    /// How many bytes of a file's end are read for trailers (TGA 2.0's footer is 26).
+    public static let tailLength = 26
+    /// The most segments, chunks, boxes or IFD entries any walk visits.
+    public static let maxWalkSteps = 4096
+}
+
+/// Named budgets of the individual walks, each within `Limits.maxPrefix`.
+enum Budget {
+    /// How far a walk over GIF blocks or MNG chunks follows image data to find a second frame.
+    static let frameWalk = 64 * 1024
+    /// Text is judged on this much of its start (or the whole, when shorter).
+    static let textWindow = 2048
+    /// How far markup may be read to find its first element (past a long prolog or comment).
+    static let markupWindow = 64 * 1024
+    /// Prolog items (declarations, comments, doctype) skipped before the first element.
+    static let markupItems = 256
+    /// A first line that must hold a header keyword (PostScript, XBM) is at most this long.
+    static let headerLine = 256
+    /// Bytes of a gzip stream inflated to see whether it holds SVG.
+    static let inflatedSVGZ = 1024
+    /// The largest `ftyp` box taken as real (ISO BMFF).
+    static let ftypBox = 4096
+    /// Compatible brands kept beyond the first 16 (an `ftyp` box lists at most ~1000).
+    static let extraBrands = 256
+    /// Where Canon's `CNCV` compressor string is looked for in a `crx ` file.
+    static let canonCompressorWindow = 8192
+    /// IFDs one TIFF walk visits (IFD0 and SubIFDs), and SubIFDs followed from IFD0.
+    static let tiffIFDs = 16
+    static let tiffSubIFDs = 8
+    /// Bytes of a TIFF ASCII value (Make, Model, Software) compared.
+    static let tiffString = 64
+    /// The most directory entries an ICO or CUR file may declare.
+    static let iconEntries = 512
+    /// The EBML header bytes searched for Matroska's DocType.
+    static let ebmlHeader = 64
+}
