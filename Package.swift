@@ -37,9 +37,12 @@ let package = Package(
         .executableTarget(name: "upload-validator", dependencies: ["ImageSniff"], path: "Examples/UploadValidator"),
         .executableTarget(name: "sort-by-type", dependencies: ["ImageSniff"], path: "Examples/SortByType"),
         .executableTarget(name: "quick-start", dependencies: ["ImageSniff"], path: "Examples/QuickStart"),
-        .testTarget(name: "ImageSniffTests", dependencies: ["ImageSniff"], exclude: ["FuzzRegressions", "Fixtures"]),
-        .testTarget(name: "ImageSniffMagicTests", dependencies: ["ImageSniffMagic", "ImageSniff"]),
-        .testTarget(name: "IMGSniffCLITests", dependencies: ["ImageSniff"]),
+        // What the test targets share: the repository's paths, the TestImages manifest, the
+        // detector's invariants (also compiled into the fuzz target), running the built binary.
+        .target(name: "TestSupport", dependencies: ["ImageSniff"], path: "Tests/TestSupport"),
+        .testTarget(name: "ImageSniffTests", dependencies: ["ImageSniff", "TestSupport"], exclude: ["FuzzRegressions", "Fixtures"]),
+        .testTarget(name: "ImageSniffMagicTests", dependencies: ["ImageSniffMagic", "ImageSniff", "TestSupport"]),
+        .testTarget(name: "IMGSniffCLITests", dependencies: ["ImageSniff", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

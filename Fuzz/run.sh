@@ -9,11 +9,11 @@
 #   Fuzz/run.sh repro FILE...   # run the target once on each FILE (to replay a crash)
 #   Fuzz/run.sh minimize FILE   # shrink a crashing FILE to FILE.min
 #
-# FUZZ_SWIFTC_FLAGS adds compiler flags, e.g. FUZZ_SWIFTC_FLAGS="-D FUZZ_TOLERATE_KNOWN" to keep
-# fuzzing past bugs already reported (see the #if in FuzzDetector.swift).
+# FUZZ_SWIFTC_FLAGS adds compiler flags.
 #
-# The core sources and Fuzz/FuzzDetector.swift are compiled into one module (ImageSniff), so the
-# entry point sees internal API. Outputs: Fuzz/build/ (binary), Fuzz/corpus/ (the working
+# The core sources, the invariants shared with the test suite
+# (Tests/TestSupport/DetectionInvariants.swift) and Fuzz/FuzzDetector.swift are compiled into one
+# module (ImageSniff, with -D IMAGESNIFF_FUZZ). Outputs: Fuzz/build/ (binary), Fuzz/corpus/ (the working
 # corpus, seeded from TestImages/, Fuzz/seeds/ and the test suite's FuzzRegressions/),
 # Fuzz/crashes/ (crash, timeout, leak and
 # out-of-memory inputs). None of them is committed. Set NICE=0 to run at normal priority.
@@ -36,6 +36,7 @@ build_target() {
     local sources=()
     while IFS= read -r -d '' f; do sources+=("$f"); done \
         < <(find "$root/Sources/ImageSniff" -name '*.swift' -print0 | sort -z)
+    sources+=("$root/Tests/TestSupport/DetectionInvariants.swift")
     local bin="$build/fuzz-detector"
     local flags="${FUZZ_SWIFTC_FLAGS:-}"
     local newest
@@ -44,7 +45,7 @@ build_target() {
         echo "building $bin" >&2
         # shellcheck disable=SC2086
         nice -n "$nice_level" swiftc -sanitize=fuzzer,address -parse-as-library -O \
-            -swift-version 6 -module-name ImageSniff -g -use-ld=lld $flags \
+            -swift-version 6 -module-name ImageSniff -D IMAGESNIFF_FUZZ -g -use-ld=lld $flags \
             "${sources[@]}" "$here/FuzzDetector.swift" -o "$bin.tmp"
         mv "$bin.tmp" "$bin"
         printf '%s' "$flags" > "$build/flags"

@@ -31,15 +31,19 @@ struct TypeDeclaration: Sendable {
     /// (e.g. `.tiff` for a NEF whose vendor structures are out of reach). A hint naming this
     /// type is accepted when detection stops at that node (FORMATS.md section 2, rule 2).
     let family: ImageType?
+    /// No rule produces this type: the bytes cannot tell it from its detection family, and only a
+    /// hint names it (hint rule 2).
+    let hintOnly: Bool
 
     init(_ identifier: String, _ parents: [ImageType], ext: [String] = [], mime: [String] = [],
-         _ description: String, family: ImageType? = nil) {
+         _ description: String, family: ImageType? = nil, hintOnly: Bool = false) {
         self.identifier = identifier
         self.parents = parents
         self.extensions = ext
         self.mimeTypes = mime
         self.description = description
         self.family = family
+        self.hintOnly = hintOnly
     }
 }
 

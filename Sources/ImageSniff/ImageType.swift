@@ -71,6 +71,14 @@ extension ImageType {
         self == node || detectionFamilyChain.contains(node)
     }
 
+    /// Whether no detection rule produces this type from bytes alone: only a hint names it, when
+    /// detection stops at its family (a Canon TIFF RAW is, byte for byte, a Canon TIFF).
+    public var isNamedOnlyByHint: Bool { declared.hintOnly }
+
+    /// Whether a hint may name this type when the bytes match nothing at all: formats without
+    /// magic (TGA, WBMP, PICT) whose header fields are plausible (hint rule 3).
+    public var acceptsHintWithoutMagic: Bool { Detector.hintPlausibility(for: self) != nil }
+
     /// Whether detection can stop at this type for want of evidence (some type names it as its
     /// detection family): TIFF, HEIF, JPEG, ...
     public var isFamilyNode: Bool { ImageType.allCases.contains { $0.detectionFamily == self } }

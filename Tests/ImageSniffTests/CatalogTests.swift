@@ -15,7 +15,7 @@ struct CatalogTests {
 
     /// Every identifier FORMATS.md section 1 names is in the catalog, with the same parents.
     @Test func everyIdentifierOfFormatsSectionOneIsDeclared() throws {
-        let formats = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/FORMATS.md")
+        let formats = Repository.root.deletingLastPathComponent().appendingPathComponent("shared/FORMATS.md")
         guard let text = try? String(contentsOf: formats, encoding: .utf8) else {
             // Outside the project's workspace the spec is not beside the repository.
             return

@@ -62,7 +62,7 @@ struct EquivalenceTests {
     }
 
     @Test func resultsMatchTheRecordedFixture() throws {
-        let rows = try manifestEntries.map(EquivalenceTests.row)
+        let rows = try Manifest.entries.map(EquivalenceTests.row)
         if ProcessInfo.processInfo.environment["IMAGESNIFF_WRITE_GOLDEN"] == "1" {
             try (rows.joined(separator: "\n") + "\n").write(to: EquivalenceTests.fixture, atomically: true, encoding: .utf8)
             return
@@ -70,7 +70,7 @@ struct EquivalenceTests {
         let recorded = try String(contentsOf: EquivalenceTests.fixture, encoding: .utf8)
             .split(separator: "\n").map(String.init)
         let byFile = Dictionary(uniqueKeysWithValues: recorded.map { ($0.split(separator: "\t")[0], $0) })
-        try #require(!manifestEntries.isEmpty)
+        try #require(!Manifest.entries.isEmpty)
         for row in rows {
             let file = row.split(separator: "\t")[0]
             #expect(byFile[file] == row, "\(file): now \(row), recorded \(byFile[file] ?? "nothing")")

@@ -52,7 +52,7 @@ private func expectSane(_ d: Detection, _ label: String) {
 /// Whether `cut`, the answer for a prefix of the real length, is compatible with `whole`: the
 /// contract of `isAcceptableCutAnswer` (HostileInputTests.swift), whose SVGZ rule it shares.
 private func isAcceptablePrefixAnswer(_ cut: ImageType, whole: ImageType) -> Bool {
-    isAcceptableCutAnswer(cut, whole: whole) || whole.belongs(toFamily: cut)
+    DetectionInvariants.isAcceptablePrefixAnswer(cut, whole: whole) || whole.belongs(toFamily: cut)
 }
 
 /// Every invariant Fuzz/FuzzDetector.swift checks, for one input.

@@ -2,23 +2,11 @@ import Foundation
 import Testing
 @testable import ImageSniff
 
-/// Whether `cut` is an acceptable answer for a prefix of data whose whole answer is `whole`:
-/// the same type, an ancestor (conformance or detection family), unknown, or, for text-based
-/// formats, generic text.
-func isAcceptableCutAnswer(_ cut: ImageType, whole: ImageType) -> Bool {
-    if cut == .data || whole.conforms(to: cut) || whole.belongs(toFamily: cut) { return true }
-    // A cut SVGZ is still the gzip container it was written in.
-    if whole == .svg && cut == .gzip { return true }
-    let textual: Set<ImageType> = [.svg, .xbm, .xpm, .html, .xml, .json, .plainText, .postScript, .eps, .pdf]
-    if textual.contains(whole) && (cut == .plainText || cut == .xml || cut == .html) { return true }
-    return false
-}
-
 @Suite("Hostile input: truncation, mutation, bounded work")
 struct HostileInputTests {
     /// Every test image cut at every length up to 64 and at every power of two below its size:
     /// never a trap, never a format the whole file is not.
-    @Test(arguments: manifestEntries)
+    @Test(arguments: Manifest.entries)
     func truncationSweep(_ entry: ManifestEntry) throws {
         let data = [UInt8](try Data(contentsOf: entry.url))
         let whole = ImageSniffer.detect(data).type
@@ -27,16 +15,16 @@ struct HostileInputTests {
         while p < data.count { lengths.append(p); p *= 2 }
         for n in lengths {
             let cut = ImageSniffer.detect(data[0..<n]).type
-            #expect(isAcceptableCutAnswer(cut, whole: whole), "\(entry.file) cut at \(n): \(cut) (whole: \(whole))")
+            #expect(DetectionInvariants.isAcceptablePrefixAnswer(cut, whole: whole), "\(entry.file) cut at \(n): \(cut) (whole: \(whole))")
             // A prefix handed over as a prefix of the real length never claims more than the whole.
             let prefix = ImageSniffer.detect(prefix: data[0..<n], totalLength: data.count)
-            #expect(isAcceptableCutAnswer(prefix.type, whole: whole), "\(entry.file) prefix \(n): \(prefix)")
+            #expect(DetectionInvariants.isAcceptablePrefixAnswer(prefix.type, whole: whole), "\(entry.file) prefix \(n): \(prefix)")
         }
     }
 
     /// Every byte of the first 64 (and a spread of later ones) flipped: never a trap, and the
     /// answer is always a real catalog type with a consistent confidence.
-    @Test(arguments: manifestEntries)
+    @Test(arguments: Manifest.entries)
     func byteFlipSweep(_ entry: ManifestEntry) throws {
         var data = [UInt8](try Data(contentsOf: entry.url))
         guard !data.isEmpty else { return }
@@ -50,6 +38,23 @@ struct HostileInputTests {
                 #expect((d.type == .data) == (d.confidence == .unknown), "\(entry.file) flip \(i): \(d)")
                 data[i] ^= mask
             }
+        }
+    }
+
+    /// The detector's invariants (the fuzz target's) on every test image: whole, as prefixes of
+    /// several lengths, and with every hint of the fuzzer's list.
+    @Test(arguments: Manifest.entries)
+    func invariantsHold(_ entry: ManifestEntry) throws {
+        let data = try entry.bytes()
+        let cuts = Set([0, 1, 2, 3, 8, 16, 64, 300, data.count / 3, data.count / 2, data.count - 1, data.count])
+        for (i, cut) in cuts.sorted().enumerated() where cut >= 0 && cut <= data.count {
+            let hint = DetectionInvariants.hints[i % DetectionInvariants.hints.count]
+            let problems = data.withUnsafeBytes { DetectionInvariants.violations($0, prefixLength: cut, hint: hint) }
+            #expect(problems.isEmpty, "\(entry.file): \(problems)")
+        }
+        for hint in DetectionInvariants.hints {
+            let problems = data.withUnsafeBytes { DetectionInvariants.violations($0, prefixLength: data.count / 2, hint: hint) }
+            #expect(problems.isEmpty, "\(entry.file): \(problems)")
         }
     }
 

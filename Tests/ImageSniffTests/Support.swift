@@ -1,36 +1,6 @@
 import Foundation
 @testable import ImageSniff
-
-/// The repository's root, found from this file's path.
-let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-let testImagesDirectory = repositoryRoot.appendingPathComponent("TestImages")
-
-/// One row of TestImages/manifest.tsv.
-struct ManifestEntry: CustomStringConvertible, Sendable {
-    let file: String
-    let identifier: String
-    let animated: Bool
-    let how: String
-
-    var url: URL { testImagesDirectory.appendingPathComponent(file) }
-    var description: String { file }
-}
-
-/// Every row of the manifest (header skipped).
-func loadManifest() throws -> [ManifestEntry] {
-    let text = try String(contentsOf: testImagesDirectory.appendingPathComponent("manifest.tsv"), encoding: .utf8)
-    return text.split(separator: "\n").dropFirst().compactMap { line in
-        let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        guard cols.count >= 3, !cols[0].isEmpty else { return nil }
-        return ManifestEntry(file: cols[0], identifier: cols[1], animated: cols[2] == "yes", how: cols.count > 3 ? cols[3] : "")
-    }
-}
-
-/// The manifest rows, or none when the manifest is missing (the tests that use them then fail
-/// on the count check instead of crashing during argument generation).
-let manifestEntries: [ManifestEntry] = (try? loadManifest()) ?? []
+@_exported import TestSupport
 
 /// Bytes from a string, for hand-built inputs.
 func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }

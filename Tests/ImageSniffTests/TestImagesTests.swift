@@ -5,13 +5,13 @@ import Testing
 @Suite("TestImages against their manifest")
 struct TestImagesTests {
     @Test func manifestIsLargeAndVaried() throws {
-        let entries = try loadManifest()
+        let entries = try Manifest.load()
         #expect(entries.count >= 150)
         #expect(Set(entries.map(\.identifier)).count >= 90)
     }
 
     /// Every file, read through the file path API, gives its manifest identifier and animation flag.
-    @Test(arguments: manifestEntries)
+    @Test(arguments: Manifest.entries)
     func fileMatchesManifest(_ entry: ManifestEntry) throws {
         let d = try ImageSniffer.detect(fileAt: entry.url.path)
         #expect(d.type.identifier == entry.identifier, "\(entry.file): got \(d)")
@@ -24,7 +24,7 @@ struct TestImagesTests {
     /// Every concrete catalog type has at least one test image (real where an encoder exists,
     /// otherwise a minimal file built from the published structure and marked so in the manifest).
     @Test func everyCatalogTypeHasATestImage() throws {
-        let covered = Set(try loadManifest().map(\.identifier))
+        let covered = Set(try Manifest.load().map(\.identifier))
         for type in ImageType.allCases where !type.isAbstract && type != .data {
             #expect(covered.contains(type.identifier), "no test image for \(type.identifier)")
         }
@@ -32,10 +32,10 @@ struct TestImagesTests {
 
     /// Files in TestImages that the manifest forgot.
     @Test func everyFileIsInTheManifest() throws {
-        let listed = Set(try loadManifest().map(\.file))
+        let listed = Set(try Manifest.load().map(\.file))
         let scripts: Set<String> = ["manifest.tsv", "make-test-images.sh", "synthesize.py", "pyencode.py", "README.md",
                                     "libmagic-disagreements.tsv", "file-report.tsv"]
-        let root = testImagesDirectory.path
+        let root = Repository.testImages.path
         let walker = FileManager.default.enumerator(atPath: root)
         while let item = walker?.nextObject() as? String {
             var isDir: ObjCBool = false
