@@ -22,14 +22,17 @@ let package = Package(
             providers: [.apt(["libmagic-dev"]), .brew(["libmagic"])]
         ),
         .target(name: "ImageSniffMagic", dependencies: ["ImageSniff", "CLibMagic"]),
-        // renameat2(RENAME_NOREPLACE) for no-clobber renames.
-        .target(name: "CRenameShim"),
+        // The few system calls Swift cannot reach portably: renameat2(RENAME_NOREPLACE) for
+        // no-clobber renames, fstatfs for pseudo-filesystems, the CPU affinity mask.
+        .target(name: "CSystemShim"),
+        // The command's logic as a library: system calls, the walk, the scan pool, records and
+        // their encodings, the rename planner and journal. No Foundation.
+        .target(name: "IMGSniffKit", dependencies: ["ImageSniff", "ImageSniffMagic", "CSystemShim"]),
         .executableTarget(
             name: "imgsniff",
             dependencies: [
                 "ImageSniff",
-                "ImageSniffMagic",
-                "CRenameShim",
+                "IMGSniffKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,6 +45,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ImageSniff"], path: "Tests/TestSupport"),
         .testTarget(name: "ImageSniffTests", dependencies: ["ImageSniff", "TestSupport"], exclude: ["FuzzRegressions", "Fixtures"]),
         .testTarget(name: "ImageSniffMagicTests", dependencies: ["ImageSniffMagic", "ImageSniff", "TestSupport"]),
+        .testTarget(name: "IMGSniffKitTests", dependencies: ["IMGSniffKit", "ImageSniff", "TestSupport"]),
         .testTarget(name: "IMGSniffCLITests", dependencies: ["ImageSniff", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -78,6 +78,8 @@ public final class FileSniffer {
     public private(set) var lastBytesRead = 0
     /// How many `pread` calls the last detection made.
     public private(set) var lastReadCount = 0
+    /// The length of the last file detected (as far as it could be read).
+    public private(set) var lastLength = 0
 
     public init() {
         buffer = .allocate(byteCount: Limits.initialRead, alignment: 16)
@@ -101,67 +103,52 @@ public final class FileSniffer {
     /// Detects the format of `path` (a NUL-terminated byte string, any encoding) relative to the
     /// directory `directory` (`AT_FDCWD` for the working directory).
     ///
+    /// The file's status is taken with `fstatat` immediately before it is opened: FIFOs, sockets
+    /// and devices are refused without being opened. A window remains between the two calls that
+    /// no system call closes (a file swapped for a FIFO or device in it is opened, with
+    /// `O_NONBLOCK | O_NOCTTY`); the open descriptor is checked with `fstat` (a regular file, and
+    /// the same one) before a byte is read, so such a file is refused, never read.
+    ///
     /// - Parameters:
     ///   - path: the file's name or path, NUL-terminated, as raw bytes.
     ///   - directory: a directory descriptor `path` is relative to, or `AT_FDCWD`.
     ///   - hint: an identifier, filename extension or MIME type (see `ImageSniffer.detect(_:hint:)`).
     ///   - followSymlinks: when false, a symbolic link is refused rather than followed.
-    ///   - knownRegular: the caller has just learnt that this is a regular file (from `readdir`'s
-    ///     `d_type`, say), so the look before opening is skipped. Either way the file is opened
-    ///     with `O_NONBLOCK | O_NOCTTY` and checked with `fstat` on the open descriptor before a
-    ///     byte is read, so a file swapped for a FIFO or device in between is refused, not read.
     public func detect(path: UnsafePointer<CChar>, relativeTo directory: Int32, hint: String? = nil,
-                       followSymlinks: Bool = true, knownRegular: Bool = false) throws(FileError) -> Detection {
-        if !knownRegular {
-            // Look before opening: FIFOs, sockets and devices are never opened.
-            var st = stat()
-            if fstatat(directory, path, &st, followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW) != 0 { throw FileError(errno: errno) }
-            guard st.st_mode & S_IFMT == S_IFREG else {
-                if st.st_mode & S_IFMT == S_IFDIR { throw FileError(kind: .isDirectory, code: EISDIR) }
-                throw FileError(kind: .notRegularFile(FileError.fileKind(st.st_mode)))
-            }
+                       followSymlinks: Bool = true) throws(FileError) -> Detection {
+        var before = stat()
+        if fstatat(directory, path, &before, followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW) != 0 { throw FileError(errno: errno) }
+        guard before.st_mode & S_IFMT == S_IFREG else {
+            if before.st_mode & S_IFMT == S_IFDIR { throw FileError(kind: .isDirectory, code: EISDIR) }
+            throw FileError(kind: .notRegularFile(FileError.fileKind(before.st_mode)))
         }
         let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (followSymlinks ? 0 : O_NOFOLLOW)
         let fd = openat(directory, path, flags)
         if fd < 0 { throw FileError(errno: errno) }
         defer { close(fd) }
-        if knownRegular {
-            // The first read tells the size of a small file, and `fstat` is left for files of
-            // 4 KiB or more (it still refuses any non-regular file before a second read).
-            lastBytesRead = 0
-            lastReadCount = 0
-            let got: Int
-            do throws(FileError) { got = try read(fd, count: Limits.initialRead) } catch {
-                // A FIFO, socket or directory put there since the listing cannot be pread.
-                if error.code == ESPIPE || error.code == EISDIR || error.code == EINVAL {
-                    throw FileError(kind: .notRegularFile("not a regular file any more"), code: error.code)
-                }
-                throw error
-            }
-            if got < Limits.initialRead { return try detectRead(fd, have: got, size: got, hint: hint) }
-        }
-        return try detect(fileDescriptor: fd, hint: hint, alreadyRead: knownRegular ? Limits.initialRead : 0)
+        return try detect(fileDescriptor: fd, hint: hint, expecting: before)
     }
 
     /// Detects the format of an open file descriptor (reads with `pread`, so the file offset is
     /// left alone). The descriptor must be a regular file.
     public func detect(fileDescriptor fd: Int32, hint: String? = nil) throws(FileError) -> Detection {
-        try detect(fileDescriptor: fd, hint: hint, alreadyRead: 0)
+        try detect(fileDescriptor: fd, hint: hint, expecting: nil)
     }
 
-    private func detect(fileDescriptor fd: Int32, hint: String?, alreadyRead: Int) throws(FileError) -> Detection {
+    /// `expecting`: the status taken before opening; the open file must be that one.
+    private func detect(fileDescriptor fd: Int32, hint: String?, expecting: stat?) throws(FileError) -> Detection {
         var st = stat()
         if fstat(fd, &st) != 0 { throw FileError(errno: errno) }
         guard st.st_mode & S_IFMT == S_IFREG else {
             throw FileError(kind: .notRegularFile(FileError.fileKind(st.st_mode)))
         }
-        let size = Int(st.st_size)
-        if alreadyRead == 0 {
-            lastBytesRead = 0
-            lastReadCount = 0
+        if let expecting, expecting.st_dev != st.st_dev || expecting.st_ino != st.st_ino {
+            throw FileError(kind: .notRegularFile("replaced while being opened"))
         }
-        let first = min(size, Limits.initialRead)
-        let have = alreadyRead >= first ? first : try read(fd, count: first)
+        let size = Int(st.st_size)
+        lastBytesRead = 0
+        lastReadCount = 0
+        let have = try read(fd, count: min(size, Limits.initialRead))
         return try detectRead(fd, have: have, size: size, hint: hint)
     }
 
@@ -173,6 +160,8 @@ public final class FileSniffer {
         var total = have < min(size, Limits.initialRead) ? have : size
         if total < size { limit = total }
         var tail: ByteView?
+        lastLength = total
+        defer { lastLength = total }
         for _ in 0..<8 {
             let input = Input(view: ByteView(base: UnsafeRawBufferPointer(rebasing: buffer[..<have])),
                               totalLength: total, limit: limit, tail: tail)

@@ -5,41 +5,13 @@ import Foundation
 import Testing
 
 enum ExampleBinary {
-    /// The example `name` in the products directory: next to the test bundle, else next to
-    /// the `imgsniff` the CLI tests run (see `IMGSniffBinary.url`).
-    static func url(_ name: String) throws -> URL {
-        var directories = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-                           URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()]
-        if let imgsniff = IMGSniffBinary.url { directories.append(imgsniff.deletingLastPathComponent()) }
-        for directory in directories {
-            let url = directory.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        throw CLIError("\(name) not found in \(directories.map(\.path)): build the package (swift build)")
-    }
-
-    /// Runs the example with `arguments` in `directory` (default: the package root), standard
-    /// input from `stdin` or /dev/null.
-    static func run(_ name: String, _ arguments: [String], in directory: URL = PackageFiles.root, stdin: URL? = nil) throws -> RunResult {
-        let process = Process()
-        process.executableURL = try url(name)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: stdout,
-                         stderr: String(decoding: stderr, as: UTF8.self), timedOut: false)
+    static func run(_ name: String, _ arguments: [String], in directory: URL = Repository.root, stdin: URL? = nil) throws -> RunResult {
+        try IMGSniffBinary.run(arguments, in: directory, stdin: stdin, program: try IMGSniffBinary.sibling(name))
     }
 }
 
 @Suite struct ExamplesTests {
-    func testImage(_ path: String) -> URL { PackageFiles.root.appendingPathComponent("TestImages").appendingPathComponent(path) }
+    func testImage(_ path: String) -> URL { Repository.root.appendingPathComponent("TestImages").appendingPathComponent(path) }
 
     @Test func uploadValidatorAcceptsImages() throws {
         let png = try ExampleBinary.run("upload-validator", [testImage("png/rgb8").path])
@@ -107,7 +79,7 @@ enum ExampleBinary {
 
     /// Every `print(...)  // value` line of the quick start prints `value`.
     @Test func quickStartPrintsWhatItsCommentsSay() throws {
-        let source = try PackageFiles.text("Examples/QuickStart/main.swift")
+        let source = try Repository.text("Examples/QuickStart/main.swift")
         let expected = source.components(separatedBy: "\n").compactMap { line -> String? in
             guard line.hasPrefix("print("), let comment = line.range(of: "// ") else { return nil }
             return String(line[comment.upperBound...])

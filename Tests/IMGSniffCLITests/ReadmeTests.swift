@@ -5,21 +5,12 @@
 import Foundation
 import Testing
 
-/// Files of the package, found from this file's path (<root>/Tests/IMGSniffCLITests/ReadmeTests.swift).
-enum PackageFiles {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func text(_ path: String) throws -> String {
-        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-    }
-}
-
 @Suite struct ReadmeTests {
     static let begin = "<!-- formats:begin -->"
     static let end = "<!-- formats:end -->"
 
     @Test func formatsTableMatchesTheCatalog() throws {
-        let readme = try PackageFiles.text("README.md")
+        let readme = try Repository.text("README.md")
         let lines = readme.components(separatedBy: "\n")
         let start = try #require(lines.firstIndex(of: Self.begin), "README.md lacks \(Self.begin)")
         let stop = try #require(lines.firstIndex(of: Self.end), "README.md lacks \(Self.end)")
@@ -33,8 +24,8 @@ enum PackageFiles {
     }
 
     @Test func quickStartIsTheExampleWordForWord() throws {
-        let readme = try PackageFiles.text("README.md")
-        let example = try PackageFiles.text("Examples/QuickStart/main.swift")
+        let readme = try Repository.text("README.md")
+        let example = try Repository.text("Examples/QuickStart/main.swift")
         let section = try #require(readme.range(of: "## Library quick start"), "README.md lacks its quick start")
         let rest = readme[section.upperBound...]
         let open = try #require(rest.range(of: "```swift\n"))
@@ -47,7 +38,7 @@ enum PackageFiles {
         let result = try IMGSniffBinary.run(["--version"])
         #expect(result.status == 0)
         let version = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let changelog = try PackageFiles.text("CHANGELOG.md")
+        let changelog = try Repository.text("CHANGELOG.md")
         let firstRelease = changelog.components(separatedBy: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
         #expect(firstRelease?.hasPrefix("## [\(version)]") == true,
                 "imgsniff --version says \(version); CHANGELOG.md's latest release is \(firstRelease ?? "missing")")

@@ -3,211 +3,10 @@
 
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
-
-// MARK: - Running the binary
-
-struct RunResult {
-    let status: Int32
-    let stdout: Data
-    let stderr: String
-    let timedOut: Bool
-    var text: String { String(decoding: stdout, as: UTF8.self) }
-    var lines: [String] { text.split(separator: "\n").map(String.init) }
-}
-
-enum IMGSniffBinary {
-    /// The built `imgsniff`: `IMGSNIFF_BINARY` if set, else next to the test bundle (the products
-    /// directory), else the newest `.build*/*/imgsniff` under the package root.
-    static let url: URL? = {
-        let fm = FileManager.default
-        func ok(_ u: URL) -> Bool { fm.isExecutableFile(atPath: u.path) }
-        if let env = ProcessInfo.processInfo.environment["IMGSNIFF_BINARY"] { return URL(fileURLWithPath: env) }
-        var candidates: [URL] = []
-        let bundle = Bundle.main.bundleURL
-        candidates += [bundle.appendingPathComponent("imgsniff"), bundle.deletingLastPathComponent().appendingPathComponent("imgsniff")]
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = exe.deletingLastPathComponent()
-        for _ in 0..<4 {
-            candidates.append(dir.appendingPathComponent("imgsniff"))
-            dir = dir.deletingLastPathComponent()
-        }
-        if let found = candidates.first(where: ok) { return found }
-        // From the source file: <root>/Tests/IMGSniffCLITests/ScanTests.swift.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        var best: (URL, Date)?
-        for build in (try? fm.contentsOfDirectory(atPath: root.path)) ?? [] where build.hasPrefix(".build") {
-            for sub in ["debug", "release"] {
-                let u = root.appendingPathComponent(build).appendingPathComponent(sub).appendingPathComponent("imgsniff")
-                guard ok(u), let date = (try? fm.attributesOfItem(atPath: u.path))?[.modificationDate] as? Date else { continue }
-                if best == nil || date > best!.1 { best = (u, date) }
-            }
-        }
-        return best?.0
-    }()
-
-    /// Runs `imgsniff` with `arguments` in `directory`, stdin from `stdin` (a file) or /dev/null;
-    /// kills it after `timeout` seconds.
-    static func run(_ arguments: [String], in directory: URL? = nil, stdin: URL? = nil,
-                    environment: [String: String] = [:], timeout: Double = 30) throws -> RunResult {
-        guard let url else { throw CLIError("imgsniff binary not found (set IMGSNIFF_BINARY)") }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("out"), errURL = scratch.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
-        var timedOut = false
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            process.terminate()
-            kill(process.processIdentifier, SIGKILL)
-            done.wait()
-        }
-        try outHandle.close()
-        try errHandle.close()
-        return RunResult(status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
-                         stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), timedOut: timedOut)
-    }
-}
-
-struct CLIError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
-}
-
-// MARK: - Scratch trees
-
-/// A minimal JFIF JPEG: SOI, APP0, SOS, EOI.
-let jpegBytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) +
-    [0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
-     0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x12, 0x34, 0xFF, 0xD9]
-
-/// A PNG signature and IHDR (enough for the detector).
-let pngBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) +
-    [0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xDE, 0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
-
-/// A TGA without the 2.0 footer: RLE true-colour (type 10), 2x2, 24 bpp, one run packet, then
-/// bytes the image data does not account for (so that only the hint can name it).
-let tgaBytes: [UInt8] = [0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 24, 0] + [0x83, 0x10, 0x20, 0x30]
-    + [UInt8](repeating: 0x55, count: 40)
-
-/// A name that is not valid UTF-8 (raw bytes), with a '%' to check the escaping.
-let invalidName: [UInt8] = Array("bad-".utf8) + [0xFF, 0xFE] + Array("%name.png".utf8)
-
-final class ScratchTree {
-    let root: URL
-
-    init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-tree-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: root) }
-
-    func file(_ path: String, _ bytes: [UInt8]) throws {
-        let url = root.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(bytes).write(to: url)
-    }
-
-    /// Creates a file whose name is raw bytes (Foundation cannot spell them).
-    func rawFile(in dir: String, name: [UInt8], _ bytes: [UInt8]) throws {
-        var path = Array(root.appendingPathComponent(dir).path.utf8) + [UInt8(ascii: "/")] + name
-        path.append(0)
-        let fd = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) } }
-        guard fd >= 0 else { throw CLIError("open failed: \(errno)") }
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-    }
-
-    func fifo(_ path: String) throws {
-        guard mkfifo(root.appendingPathComponent(path).path, 0o644) == 0 else { throw CLIError("mkfifo failed: \(errno)") }
-    }
-
-    func symlink(_ path: String, to target: String) throws {
-        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent(path).path, withDestinationPath: target)
-    }
-
-    /// nested folders, a FIFO, a symlink loop, an empty file, a non-UTF-8 name, a JPEG named
-    /// photo.tiff, a PNG, a hidden file.
-    static func hostile() throws -> ScratchTree {
-        let t = try ScratchTree()
-        try t.file("a/b/c/deep.png", pngBytes)
-        try t.file("a/photo.tiff", jpegBytes)
-        try t.file("a/right.jpg", jpegBytes)
-        try t.file("empty", [])
-        try t.file("notes.txt", Array("hello, world\n".utf8))
-        try t.file(".hidden/secret.png", pngBytes)
-        try t.rawFile(in: "a", name: invalidName, pngBytes)
-        try t.fifo("a/pipe")
-        try t.symlink("a/b/loop", to: "../..")
-        try t.symlink("a/link.png", to: "../a/b/c/deep.png")
-        return t
-    }
-}
-
-func parseNDJSON(_ r: RunResult) throws -> [[String: Any]] {
-    try r.lines.map { line in
-        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-            throw CLIError("not a JSON object: \(line)")
-        }
-        return object
-    }
-}
-
-func byPath(_ records: [[String: Any]]) -> [String: [String: Any]] {
-    var map: [String: [String: Any]] = [:]
-    for r in records { map[r["path"] as? String ?? ""] = r }
-    return map
-}
-
-/// RFC 4180 parser (quoted fields, doubled quotes, CRLF).
-func parseCSV(_ text: String) throws -> [[String]] {
-    var rows: [[String]] = [], row: [String] = [], field = ""
-    var quoted = false, i = text.unicodeScalars.startIndex
-    let s = text.unicodeScalars
-    while i != s.endIndex {
-        let c = s[i]
-        if quoted {
-            if c == "\"" {
-                let n = s.index(after: i)
-                if n != s.endIndex && s[n] == "\"" { field += "\""; i = n } else { quoted = false }
-            } else { field.unicodeScalars.append(c) }
-        } else if c == "\"" {
-            guard field.isEmpty else { throw CLIError("quote inside unquoted field") }
-            quoted = true
-        } else if c == "," {
-            row.append(field); field = ""
-        } else if c == "\r" {
-            let n = s.index(after: i)
-            guard n != s.endIndex, s[n] == "\n" else { throw CLIError("bare CR") }
-            row.append(field); rows.append(row); row = []; field = ""; i = n
-        } else if c == "\n" {
-            throw CLIError("bare LF line ending")
-        } else { field.unicodeScalars.append(c) }
-        i = s.index(after: i)
-    }
-    if quoted { throw CLIError("unterminated quote") }
-    if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
-    return rows
-}
 
 // MARK: - Tests
 
@@ -227,18 +26,31 @@ struct ScanTests {
         #expect(records["./a/photo.tiff"]?["uti"] as? String == "public.jpeg")
         #expect(records["./a/photo.tiff"]?["isImage"] as? Bool == true)
         #expect(records["./empty"]?["uti"] as? String == "public.data")
+        #expect(records["./empty"]?["description"] as? String == "empty", "file(1) says empty")
         #expect(records["./empty"]?["error"] is NSNull)
         let pipe = try #require(records["./a/pipe"])
-        #expect((pipe["error"] as? String)?.contains("FIFO") == true)
+        let pipeError = pipe["error"] as? [String: Any]
+        #expect(pipeError?["code"] as? String == "notRegular")
+        #expect((pipeError?["message"] as? String)?.contains("fifo") == true, "\(pipe)")
+        #expect(pipe["description"] as? String == "fifo (named pipe)")
         #expect(pipe["uti"] is NSNull)
         let bad = try #require(records["./" + badDisplay])
         #expect(bad["uti"] as? String == "public.png")
         let raw = try #require(Data(base64Encoded: bad["pathBytes"] as? String ?? ""))
         #expect(Array(raw) == Array("./a/".utf8) + invalidName)
         // Exactly the documented field names (plus pathBytes for non-UTF-8 names).
+        let fields: Set<String> = ["schemaVersion", "path", "uti", "description", "mime", "preferredExtension", "extension",
+                                   "isImage", "confidence", "animated", "completeness", "extensionMatches", "error"]
         for (path, record) in records where path != "./" + badDisplay {
-            #expect(Set(record.keys) == ["path", "uti", "mime", "extension", "isImage", "confidence", "animated", "error"])
+            #expect(Set(record.keys) == fields, "\(path)")
+            #expect(record["schemaVersion"] as? Int == 2)
         }
+        #expect(Set(bad.keys) == fields.union(["pathBytes"]))
+        #expect(records["./a/photo.tiff"]?["extensionMatches"] as? Bool == false)
+        #expect(records["./a/right.jpg"]?["extensionMatches"] as? Bool == true)
+        #expect(records["./a/b/c/deep.png"]?["extensionMatches"] as? Bool == true)
+        #expect(records["./empty"]?["extensionMatches"] is NSNull, "no extension: null")
+        #expect(records["./a/photo.tiff"]?["preferredExtension"] as? String == "jpg")
         // Deterministic: walk order, sorted bytewise.
         let order = try parseNDJSON(r).map { $0["path"] as? String ?? "" }
         #expect(order == ["./a/b/c/deep.png", "./" + badDisplay, "./a/photo.tiff", "./a/pipe", "./a/right.jpg", "./empty", "./notes.txt"])
@@ -247,14 +59,16 @@ struct ScanTests {
     @Test("--follow-symlinks survives a symlink loop; --hidden includes dot files")
     func followSymlinksAndHidden() throws {
         let tree = try ScratchTree.hostile()
-        let r = try IMGSniffBinary.run(["scan", "--format", "ndjson", "--follow-symlinks", "--hidden", "--jobs", "3", "."], in: tree.root, timeout: 30)
-        #expect(!r.timedOut)
-        let records = byPath(try parseNDJSON(r))
-        #expect(records["./a/link.png"]?["uti"] as? String == "public.png")
-        #expect(records["./.hidden/secret.png"]?["uti"] as? String == "public.png")
-        let loop = try #require(records["./a/b/loop"])
-        #expect((loop["error"] as? String)?.contains("loop") == true)
-        #expect(r.status == 1)  // the loop is reported as a failure, like find -L
+        for flag in ["--follow-symlinks", "-L"] {
+            let r = try IMGSniffBinary.run(["scan", "--format", "ndjson", flag, "--hidden", "--jobs", "3", "."], in: tree.root, timeout: 30)
+            #expect(!r.timedOut)
+            let records = byPath(try parseNDJSON(r))
+            #expect(records["./a/link.png"]?["uti"] as? String == "public.png")
+            #expect(records["./.hidden/secret.png"]?["uti"] as? String == "public.png")
+            let loop = try #require(records["./a/b/loop"])
+            #expect((loop["error"] as? [String: Any])?["code"] as? String == "loop")
+            #expect(r.status == 2)  // the loop is reported as an error, like find -L
+        }
     }
 
     @Test("--mismatches lists photo.tiff and nothing else")
@@ -283,10 +97,12 @@ struct ScanTests {
         let r = try IMGSniffBinary.run(["scan", "--format", "csv", "."], in: tree.root)
         let rows = try parseCSV(r.text)
         let header = try #require(rows.first)
-        #expect(header.prefix(9) == ["path", "uti", "mime", "extension", "isImage", "confidence", "animated", "completeness", "error"])
+        #expect(header == ["path", "uti", "description", "mime", "preferredExtension", "extension", "isImage", "confidence",
+                           "animated", "completeness", "extensionMatches", "error", "pathBytes"])
         #expect(rows.count == 9)
         #expect(rows.allSatisfy { $0.count == header.count })
-        #expect(rows.contains { $0[0] == "./comma, \"quoted\".jpg" && $0[1] == "public.jpeg" })
+        #expect(rows.contains { $0[0] == "./comma, \"quoted\".jpg" && $0[1] == "public.jpeg" && $0[10] == "true" })
+        #expect(rows.contains { $0[0] == "./a/pipe" && $0[11] == "fifo (named pipe)" })
     }
 
     @Test("TGA without footer: TGA only with --hint-from-extension")
@@ -316,7 +132,7 @@ struct ScanTests {
         #expect(bad.status == 64)
     }
 
-    @Test("Exit codes: bad flag 64, missing path 2, explicit FIFO 1 without hanging")
+    @Test("Exit codes: bad flag 64, missing path 2, explicit FIFO 2 without hanging, nothing listed 1")
     func exitCodes() throws {
         let tree = try ScratchTree.hostile()
         let badFlag = try IMGSniffBinary.run(["scan", "--no-such-flag"], in: tree.root)
@@ -329,10 +145,13 @@ struct ScanTests {
         #expect(try parseNDJSON(missing).count == 1)
         let fifo = try IMGSniffBinary.run(["scan", "a/pipe"], in: tree.root, timeout: 15)
         #expect(!fifo.timedOut)
-        #expect(fifo.status == 1)
-        #expect((try parseNDJSON(fifo).first?["error"] as? String)?.contains("FIFO") == true)
+        #expect(fifo.status == 2)
+        #expect(((try parseNDJSON(fifo).first?["error"] as? [String: Any])?["message"] as? String)?.contains("fifo") == true)
         let ok = try IMGSniffBinary.run(["scan", "a/right.jpg"], in: tree.root)
         #expect(ok.status == 0)
+        let none = try IMGSniffBinary.run(["scan", "--only-images", "notes.txt"], in: tree.root)
+        #expect(none.status == 1, "nothing listed")
+        #expect(none.text.isEmpty)
     }
 
     @Test("Standard input: '-' reads the bytes")
@@ -352,9 +171,11 @@ struct ScanTests {
         list += Array("notes.txt".utf8) + [0]
         try tree.file("list", list)
         let r = try IMGSniffBinary.run(["scan", "--files-from", "-", "-0"], in: tree.root, stdin: tree.root.appendingPathComponent("list"))
-        let paths = try parseNDJSON(r).map { $0["path"] as? String ?? "" }
-        // Directories in the list are not descended.
-        #expect(paths == ["a/right.jpg", "a/bad-%FF%FE%25name.png", "notes.txt"])
+        let records = try parseNDJSON(r)
+        // Directories in the list are not descended: reported, as file(1) does, "directory".
+        #expect(records.map { $0["path"] as? String ?? "" } == ["a/right.jpg", "a/bad-%FF%FE%25name.png", "a/b", "notes.txt"])
+        #expect(records[2]["description"] as? String == "directory")
+        #expect(r.status == 0, "a directory in a list is reported, not an error")
     }
 
     @Test("Table output: aligned with a summary; NO_COLOR and pipes give no escapes")
@@ -366,6 +187,7 @@ struct ScanTests {
         #expect(r.text.contains("mismatch(.tiff)"))
         #expect(r.text.contains("public.jpeg"))
         #expect(r.text.contains("5 files"))
+        #expect(r.lines.contains { $0.split(separator: " ").joined(separator: " ") == "1 extension mismatch" })
     }
 
     @Test("Many files with several jobs come out in walk order")
@@ -408,7 +230,7 @@ struct TypesTests {
     @Test("--version and --help")
     func versionAndHelp() throws {
         let v = try IMGSniffBinary.run(["--version"])
-        #expect(v.text == "0.1.0\n")
+        #expect(v.text == "0.2.0\n")
         let help = try IMGSniffBinary.run(["scan", "--help"])
         #expect(help.status == 0)
         #expect(help.text.contains("%25"))

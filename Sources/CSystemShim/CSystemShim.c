@@ -1,10 +1,17 @@
 #define _GNU_SOURCE
-#include "CRenameShim.h"
+#include "CSystemShim.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#if defined(__linux__)
+#include <sched.h>
+#include <sys/vfs.h>
+#else
+#include <sys/mount.h>
+#include <sys/param.h>
+#endif
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
@@ -42,4 +49,25 @@ int imgsniff_rename_noreplace_flags(int dirfd, const char *from, const char *to,
 
 int imgsniff_rename_noreplace(int dirfd, const char *from, const char *to) {
     return imgsniff_rename_noreplace_flags(dirfd, from, to, 0);
+}
+
+int imgsniff_filesystem_type(int fd, unsigned long long *type) {
+    struct statfs info;
+    int r;
+    do { r = fstatfs(fd, &info); } while (r != 0 && errno == EINTR);
+    if (r != 0) return -1;
+#if defined(__linux__)
+    *type = (unsigned long long)info.f_type;
+#else
+    *type = (unsigned long long)info.f_type;
+#endif
+    return 0;
+}
+
+int imgsniff_available_processors(void) {
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+#endif
+    return 0;
 }

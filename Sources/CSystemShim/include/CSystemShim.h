@@ -1,5 +1,5 @@
-#ifndef CRENAMESHIM_H
-#define CRENAMESHIM_H
+#ifndef CSYSTEMSHIM_H
+#define CSYSTEMSHIM_H
 
 /// Renames `from` to `to` (both single names relative to the directory `dirfd`) without ever
 /// replacing an existing `to`: renameat2(RENAME_NOREPLACE) where the kernel and the filesystem
@@ -19,5 +19,11 @@ enum {
 
 /// `imgsniff_rename_noreplace` with flags (`IMGSNIFF_RENAME_LINK_ONLY`).
 int imgsniff_rename_noreplace_flags(int dirfd, const char *from, const char *to, int flags);
+
+/* The file system type (statfs's f_type) of an open descriptor into *type; 0 or -1 with errno. */
+int imgsniff_filesystem_type(int fd, unsigned long long *type);
+
+/* The processors this process may run on (its affinity mask), or 0 when unknown. */
+int imgsniff_available_processors(void);
 
 #endif

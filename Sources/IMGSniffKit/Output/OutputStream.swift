@@ -1,0 +1,59 @@
+/// Buffered output to a file descriptor that remembers the first write error, so that a full
+/// disk or a closed pipe ends the command with a clear message and a failing status rather than
+/// silently (see `OutputFailure`).
+public final class OutputStream {
+    public let fd: FileDescriptor
+    private var bytes: [UInt8] = []
+    private let limit: Int
+    /// The first error a write met; nothing more is written after it.
+    public private(set) var failure: Errno?
+
+    public init(fd: FileDescriptor = .standardOutput, bufferSize: Int = 1 << 16) {
+        self.fd = fd
+        limit = bufferSize
+        bytes.reserveCapacity(bufferSize + 4096)
+    }
+
+    deinit { flush() }
+
+    public func write(_ s: String) {
+        bytes.append(contentsOf: s.utf8)
+        if bytes.count >= limit { flush() }
+    }
+
+    public func write(_ more: [UInt8]) {
+        bytes.append(contentsOf: more)
+        if bytes.count >= limit { flush() }
+    }
+
+    public func write(_ more: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: more)
+        if bytes.count >= limit { flush() }
+    }
+
+    /// Writes what is buffered.
+    public func flush() {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        guard failure == nil, !bytes.isEmpty else { return }
+        do throws(Errno) { try fd.writeAll(bytes) } catch { failure = error }
+    }
+}
+
+/// How a run ends when its output could not be written: a closed pipe (`imgsniff scan | head`)
+/// ends quietly, as `head`'s other writers do; anything else is reported and fails.
+public enum OutputFailure {
+    /// The message for standard error and the exit status, or nil for a quiet end.
+    public static func report(_ error: Errno, what: String = "standard output") -> (message: String?, status: Int32) {
+        if error == .brokenPipe { return (nil, 141) }
+        return ("imgsniff: cannot write \(what): \(error)", 2)
+    }
+}
+
+/// One-line messages on standard error, written at once (unbuffered).
+public enum StandardError {
+    public static func line(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.append(0x0A)
+        try? FileDescriptor.standardError.writeAll(bytes)
+    }
+}

@@ -1,0 +1,235 @@
+import CSystemShim
+
+// Carrying out a plan, a batch at a time:
+//   1. for each rename of the batch: reopen its directory by path and check it is the planned one
+//      (device and inode), check the file is still the planned one and the new name free;
+//   2. write the batch's intents to the journal and fdatasync it (one write, one sync);
+//   3. rename each with `renameat2(RENAME_NOREPLACE)` relative to the directory, then `lstat` the
+//      new name: a file that is not the planned one (swapped in between) is renamed back;
+//   4. append the batch's `done` marks (not synced).
+// A kill at any point leaves each file under its old or its new name, and the journal names every
+// rename that may have happened. A journal write that fails stops the run before any rename of
+// that batch.
+
+/// Test hooks, for the crash tests (environment variables; not for users):
+///   IMGSNIFF_RENAME_DELAY_US=N    sleep N microseconds before each rename;
+///   IMGSNIFF_RENAME_FORCE_LINK=1  use the link + unlink fallback instead of renameat2.
+public struct RenameHooks: Sendable {
+    public var delayMicroseconds: UInt32 = 0
+    public var forceLink = false
+
+    public init() {}
+
+    public static func fromEnvironment() -> RenameHooks {
+        var hooks = RenameHooks()
+        hooks.delayMicroseconds = Environment.value("IMGSNIFF_RENAME_DELAY_US").flatMap { UInt32($0) } ?? 0
+        hooks.forceLink = Environment.value("IMGSNIFF_RENAME_FORCE_LINK") == "1"
+        return hooks
+    }
+
+    var renameFlags: Int32 { forceLink ? Int32(IMGSNIFF_RENAME_LINK_ONLY) : 0 }
+}
+
+/// No-clobber rename within one directory.
+enum Renaming {
+    /// `from` -> `to` in `directory`, never replacing `to` (EEXIST when it exists).
+    static func rename(_ directory: FileDescriptor, _ from: [UInt8], _ to: [UInt8], hooks: RenameHooks) throws(Errno) {
+        let rc = Path.withCString(from) { f in
+            Path.withCString(to) { t in imgsniff_rename_noreplace_flags(directory.rawValue, f, t, hooks.renameFlags) }
+        }
+        if rc != 0 { throw Errno.current }
+    }
+
+    /// The absolute path of an open directory, as the kernel names it, or nil.
+    static func absolutePath(of fd: FileDescriptor) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = buffer.withUnsafeMutableBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { readlink("/proc/self/fd/\(fd.rawValue)", $0.baseAddress!, $0.count - 1) }
+        }
+        guard n > 0, buffer[0] == UInt8(ascii: "/") else { return nil }
+        let path = Array(buffer[..<n])
+        if path.count >= 10, Array(path.suffix(10)) == Array(" (deleted)".utf8) { return nil }
+        return path
+    }
+
+    /// The real path of `path` (`realpath`), or nil.
+    static func realPath(_ path: [UInt8]) -> [UInt8]? {
+        Path.withCString(path) { p -> [UInt8]? in
+            guard let r = realpath(p, nil) else { return nil }
+            defer { free(r) }
+            return Path.bytes(r)
+        }
+    }
+
+    /// Whether `directory` is one of `roots` or inside one.
+    static func isWithin(_ directory: [UInt8], roots: [[UInt8]]) -> Bool {
+        roots.contains { root in
+            directory == root || (directory.count > root.count && directory.starts(with: root)
+                                  && (root.last == UInt8(ascii: "/") || directory[root.count] == UInt8(ascii: "/")))
+        }
+    }
+}
+
+/// Opens the plan's directories by path, checking their identity, and keeps a few open.
+final class DirectoryCache {
+    private var open: [DirectoryIdentity: (fd: FileDescriptor, absolute: [UInt8]?)] = [:]
+
+    func get(_ path: [UInt8], _ id: DirectoryIdentity) -> (fd: FileDescriptor, absolute: [UInt8]?)? {
+        if let hit = open[id] { return hit }
+        if open.count >= 64 { closeAll() }
+        guard let fd = try? FileDescriptor.openDirectory(path) else { return nil }
+        guard let status = try? fd.status(), status.device == id.device, status.inode == id.inode else {
+            fd.close()
+            return nil
+        }
+        let absolute = Renaming.absolutePath(of: fd) ?? Renaming.realPath(path)
+        open[id] = (fd, absolute)
+        return (fd, absolute)
+    }
+
+    func closeAll() {
+        for (_, entry) in open { entry.fd.close() }
+        open.removeAll()
+    }
+
+    deinit { closeAll() }
+}
+
+/// Applies a plan.
+public struct RenameApplier {
+    /// Renames per journal sync.
+    public var batchSize = 512
+    public var hooks = RenameHooks()
+    /// Called once, with the journal's path, before the first rename.
+    public var journalCreated: ([UInt8]) -> Void = { _ in }
+    /// Called with the number of renames done so far.
+    public var progress: (Int) -> Void = { _ in }
+
+    public init() {}
+
+    /// What applying did.
+    public struct Result {
+        public var journal: [UInt8]?
+        /// The journal could not be created or written: the run stopped there.
+        public var journalFailure: JournalError?
+        public var interrupted = false
+        public var renamed = 0
+    }
+
+    /// Renames the plan's `.rename` items (turning them into `.renamed`, `.skip` or `.error`).
+    public func apply(_ items: inout [RenamePlanItem], order: [Int], journalPath: () -> [UInt8], header: JournalHeader) -> Result {
+        var result = Result()
+        let cache = DirectoryCache()
+        var journal: JournalWriter?
+        var n = 0
+        let pending = order.filter { if case .rename = items[$0].disposition { return true } else { return false } }
+        var position = 0
+        batches: while position < pending.count {
+            let batch = pending[position..<min(position + batchSize, pending.count)]
+            position = batch.endIndex
+            if Interrupt.requested {
+                result.interrupted = true
+                for i in batch { items[i].disposition = .skip(.interrupted) }
+                continue
+            }
+            // 1. Check, and make the batch's intents.
+            var intents: [(index: Int, entry: JournalEntry, fd: FileDescriptor, reason: RenameReason)] = []
+            for i in batch {
+                guard case .rename(let target, let reason, _) = items[i].disposition else { continue }
+                let item = items[i]
+                guard let id = item.directory, let dir = cache.get(item.directoryPath, id) else {
+                    items[i].disposition = .error(.directoryChanged)
+                    continue
+                }
+                guard let absolute = dir.absolute else {
+                    items[i].disposition = .error(.noAbsolutePath)
+                    continue
+                }
+                guard let status = try? dir.fd.status(of: item.name, followSymlink: false), status.kind == .regular,
+                      let planned = item.file, status.isSameFile(as: planned) else {
+                    items[i].disposition = .error(.fileChanged)
+                    continue
+                }
+                if (try? dir.fd.status(of: target, followSymlink: false)) != nil {
+                    items[i].disposition = .skip(.conflict("'\(Path.display(target))' appeared after the plan; not overwritten"))
+                    continue
+                }
+                n += 1
+                intents.append((i, JournalEntry(n: n, directory: absolute, from: item.name, to: target, file: status), dir.fd, reason))
+            }
+            guard !intents.isEmpty else { continue }
+            // 2. The intents on disk before any rename.
+            do throws(JournalError) {
+                if journal == nil {
+                    let writer = try JournalWriter(path: journalPath(), header: header)
+                    journal = writer
+                    result.journal = writer.path
+                    journalCreated(writer.path)
+                }
+                try journal!.append(intents.map { $0.entry.encoded() }, sync: true)
+            } catch {
+                result.journalFailure = error
+                for i in pending[batch.startIndex...] where items[i].target != nil && !isRenamed(items[i]) {
+                    items[i].disposition = .error(.journal(error.description))
+                }
+                break batches
+            }
+            // 3. The renames.
+            var done: [Int] = []
+            var failures: [(Int, String)] = []
+            for (k, intent) in intents.enumerated() {
+                if Interrupt.requested {
+                    result.interrupted = true
+                    for rest in intents[k...] {
+                        items[rest.index].disposition = .skip(.interrupted)
+                        failures.append((rest.entry.n, "interrupted"))
+                    }
+                    break
+                }
+                if hooks.delayMicroseconds > 0 { usleep(hooks.delayMicroseconds) }
+                let entry = intent.entry
+                do throws(Errno) {
+                    try Renaming.rename(intent.fd, entry.from, entry.to, hooks: hooks)
+                } catch {
+                    let reason = error == .exists
+                        ? "'\(Path.display(entry.to))' appeared after the plan; not overwritten"
+                        : "rename failed: \(error)"
+                    items[intent.index].disposition = error == .exists ? .skip(.conflict(reason)) : .error(.renameFailed(error))
+                    failures.append((entry.n, reason))
+                    continue
+                }
+                // The file now under the new name must be the one planned (not one swapped in
+                // between the check and the rename): otherwise put it back.
+                if let now = try? intent.fd.status(of: entry.to, followSymlink: false), now.device == entry.device,
+                   RenameUndo.differences(now, entry).isEmpty {
+                    items[intent.index].disposition = .renamed(to: entry.to, reason: intent.reason)
+                    done.append(entry.n)
+                    result.renamed += 1
+                    progress(result.renamed)
+                } else {
+                    let back = (try? Renaming.rename(intent.fd, entry.to, entry.from, hooks: hooks)) != nil
+                    let reason = "the file renamed was not the one planned (replaced in between): "
+                        + (back ? "renamed back" : "could not rename it back; it is '\(Path.display(entry.to))'")
+                    items[intent.index].disposition = .error(.replaced(renamedBack: back))
+                    failures.append((entry.n, reason))
+                }
+            }
+            // 4. Advice for undo.
+            do throws(JournalError) {
+                try journal!.done(done)
+                for (number, reason) in failures { try journal!.failed(number, reason: reason) }
+            } catch {
+                result.journalFailure = error
+                for i in pending[position...] where items[i].target != nil && !isRenamed(items[i]) {
+                    items[i].disposition = .error(.journal(error.description))
+                }
+                break batches
+            }
+        }
+        return result
+    }
+
+    private func isRenamed(_ item: RenamePlanItem) -> Bool {
+        if case .renamed = item.disposition { return true } else { return false }
+    }
+}

@@ -1,0 +1,257 @@
+import ImageSniff
+
+/// Output formats of `rename`.
+public enum RenameFormat: String, Sendable, CaseIterable {
+    case table, ndjson
+}
+
+/// Everything `imgsniff rename` was asked to do.
+public struct RenameOptions: Sendable {
+    public var operands: [[UInt8]] = []
+    public var filesFrom: [UInt8]?
+    public var nulSeparated = false
+    public var walk = WalkOptions()
+    public var policy = RenamePolicy()
+    public var apply = false
+    public var journal: [UInt8]?
+    public var argv: [String] = []
+    public var format: RenameFormat = .ndjson
+    public var palette = Palette.plain
+    public var width: Int?
+    public var progress = false
+    public var hooks = RenameHooks()
+
+    public init() {}
+}
+
+/// The rename of one command line: walk, plan, apply, report. Also `--undo`.
+///
+/// Exit status: 0 when every file was planned, renamed or kept as the rules say (conflicts are
+/// reported, not errors: nothing went wrong and nothing was overwritten); 1 when some file could
+/// not be read or renamed, or some undo was refused; 2 when the journal or the output could not
+/// be written, or the file list could not be read; 130 when interrupted.
+public enum RenameRun {
+    public static func run(_ options: RenameOptions, output: OutputStream = OutputStream()) -> Int32 {
+        var source: FilesFromSource?
+        if let list = options.filesFrom {
+            do throws(Errno) { source = try FilesFromSource(path: list, nulSeparated: options.nulSeparated) } catch {
+                StandardError.line("imgsniff rename: --files-from \(Path.display(list)): \(error)")
+                return ExitStatus.error
+            }
+        }
+        var walk = options.walk
+        walk.followSymlinks = false  // never rename through a linked directory
+        let walker = Walker(operands: options.operands, filesFrom: source, options: walk)
+        var planner = RenamePlanner(policy: options.policy)
+        let progress = ProgressLine(enabled: options.progress, noun: "files planned")
+        var planned = 0
+        for entry in walker {
+            planner.add(entry)
+            planned += 1
+            progress.update(planned)
+            if Interrupt.requested { break }
+        }
+        progress.clear()
+        planner.finish()
+        var items = planner.items
+        let order = planner.order
+        var fatal = false
+        if let failure = walker.filesFromFailure {
+            StandardError.line("imgsniff rename: --files-from \(Path.display(options.filesFrom ?? [])): \(failure)")
+            fatal = true
+        }
+
+        var applied: RenameApplier.Result?
+        if options.apply && !Interrupt.requested {
+            var applier = RenameApplier()
+            applier.hooks = options.hooks
+            let renameProgress = ProgressLine(enabled: options.progress, noun: "files renamed")
+            applier.journalCreated = { path in
+                StandardError.line("imgsniff rename: journal \(Path.display(path)) (undo with: imgsniff rename --undo \(shellQuoted(Path.display(path))))")
+            }
+            applier.progress = { renameProgress.update($0) }
+            let header = JournalHeader(roots: roots(options, items), argv: options.argv)
+            let explicit = options.journal
+            applied = applier.apply(&items, order: order, journalPath: { explicit ?? JournalWriter.defaultPath() }, header: header)
+            renameProgress.clear()
+            if let failure = applied?.journalFailure {
+                StandardError.line("imgsniff rename: \(failure); the run stopped there")
+                fatal = true
+            }
+        }
+
+        write(items, applied: options.apply, options: options, to: output)
+        let summary = summaryText(items, applied: applied, options: options)
+        if options.format == .table { output.write(summary) } else { output.flush(); StandardError.line(String(summary.dropLast())) }
+        output.flush()
+        if let failure = output.failure {
+            let (message, status) = OutputFailure.report(failure)
+            if let message { StandardError.line(message) }
+            if let journal = applied?.journal { StandardError.line("imgsniff rename: journal \(Path.display(journal))") }
+            return status
+        }
+        if Interrupt.requested { return ExitStatus.interrupted(Interrupt.signalNumber) }
+        if fatal { return ExitStatus.error }
+        return items.contains(where: \.isError) ? ExitStatus.noMatch : ExitStatus.success
+    }
+
+    /// The directories the run may rename in: each operand directory's real path, and the real
+    /// directory of each file named directly or listed.
+    static func roots(_ options: RenameOptions, _ items: [RenamePlanItem]) -> [[UInt8]] {
+        var roots: [[UInt8]] = []
+        var seen: Set<[UInt8]> = []
+        func add(_ path: [UInt8]) {
+            guard let real = Renaming.realPath(path), !Renaming.isWithin(real, roots: roots), seen.insert(real).inserted else { return }
+            roots.append(real)
+        }
+        for operand in options.operands {
+            if let status = try? FileDescriptor.currentDirectory.status(of: operand, followSymlink: true), status.kind == .directory {
+                add(operand)
+            } else {
+                add(Path.split(operand).directory)
+            }
+        }
+        for item in items where item.target != nil { add(item.directoryPath) }
+        return roots
+    }
+
+    private static func write(_ items: [RenamePlanItem], applied: Bool, options: RenameOptions, to output: OutputStream) {
+        switch options.format {
+        case .ndjson:
+            for item in items {
+                var line: [UInt8] = []
+                line.append(static: "{\"schemaVersion\":2,")
+                JSON.appendPath("path", item.path, to: &line)
+                line.append(static: ",\"action\":")
+                JSON.appendString(item.disposition.action, to: &line)
+                if let to = item.targetPath {
+                    line.append(UInt8(ascii: ","))
+                    JSON.appendPath("to", to, to: &line)
+                } else {
+                    line.append(static: ",\"to\":null")
+                }
+                line.append(static: ",\"uti\":")
+                if let d = item.detection { JSON.appendString(d.type.identifier, to: &line) } else { line.append(static: "null") }
+                line.append(static: ",\"confidence\":")
+                if let d = item.detection { JSON.appendString(d.confidence.rawValue, to: &line) } else { line.append(static: "null") }
+                line.append(static: ",\"reason\":")
+                JSON.appendString(item.reason, to: &line)
+                line.append(static: ",\"error\":")
+                if case .error(let problem) = item.disposition {
+                    RecordEncoder.appendJSONError(code: problem.code, message: problem.message, into: &line)
+                } else {
+                    line.append(static: "null")
+                }
+                line.append(static: "}\n")
+                output.write(line)
+            }
+        case .table:
+            var table = TextTable(header: ["ACTION", "PATH", "NEW NAME", "TYPE", "REASON"], flexibleColumn: 1)
+            for item in items {
+                let style: Style? = item.isError ? .error : (item.target != nil ? .image : nil)
+                table.append([item.disposition.action, Path.display(item.path), item.target.map { "-> " + Path.display($0) } ?? "",
+                              item.detection?.type.identifier ?? "-", item.reason], styles: [style])
+            }
+            output.write(table.render(width: options.width, palette: options.palette))
+        }
+    }
+
+    private static func summaryText(_ items: [RenamePlanItem], applied: RenameApplier.Result?, options: RenameOptions) -> String {
+        var counts: [String: Int] = [:]
+        for item in items { counts[item.disposition.action, default: 0] += 1 }
+        let conflicts = items.filter { if case .skip(.conflict) = $0.disposition { return true } else { return false } }.count
+        let verb = options.apply ? "\(counts["renamed"] ?? 0) renamed" : "\(counts["rename"] ?? 0) to rename"
+        var text = "\(verb), \(counts["keep"] ?? 0) kept, \(counts["skip"] ?? 0) skipped"
+        var notes: [String] = []
+        if conflicts > 0 { notes.append("\(conflicts) conflict\(conflicts == 1 ? "" : "s")") }
+        if let errors = counts["error"], errors > 0 { notes.append("\(errors) error\(errors == 1 ? "" : "s")") }
+        if !notes.isEmpty { text += " (" + notes.joined(separator: ", ") + ")" }
+        text += "."
+        if !options.apply && (counts["rename"] ?? 0) > 0 { text += " Nothing changed: use --apply to rename." }
+        if applied?.interrupted == true || Interrupt.requested { text += " Interrupted." }
+        var lines = [text]
+        if let journal = applied?.journal {
+            lines.append("Journal: \(Path.display(journal))")
+            lines.append("Undo with: imgsniff rename --undo \(shellQuoted(Path.display(journal)))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Undo
+
+    /// Reverts a journal (`last`: the newest in the default directory).
+    public static func undo(journal: [UInt8], format: RenameFormat, width: Int? = nil, palette: Palette = .plain,
+                            hooks: RenameHooks = RenameHooks(), output: OutputStream = OutputStream()) -> Int32 {
+        let contents: JournalContents
+        do throws(JournalError) {
+            let path = journal == Array("last".utf8) ? try JournalWriter.newest() : journal
+            contents = try JournalContents(path: path)
+            if journal == Array("last".utf8) { StandardError.line("imgsniff rename: undoing \(Path.display(path))") }
+        } catch {
+            StandardError.line("imgsniff rename: \(error)")
+            return ExitStatus.error
+        }
+        if !contents.damagedLines.isEmpty {
+            StandardError.line("imgsniff rename: damaged journal line(s) \(contents.damagedLines.map(String.init).joined(separator: ", ")) "
+                               + "(a crash can cut the last line short); complete records in them were recovered")
+        }
+        let outcomes = RenameUndo.undo(contents, hooks: hooks)
+        switch format {
+        case .ndjson:
+            for o in outcomes {
+                var line: [UInt8] = []
+                line.append(static: "{\"schemaVersion\":2,")
+                JSON.appendPath("path", Path.join(o.entry.directory, o.entry.to), to: &line)
+                line.append(static: ",\"action\":")
+                JSON.appendString(o.status.rawValue, to: &line)
+                line.append(UInt8(ascii: ","))
+                JSON.appendPath("to", Path.join(o.entry.directory, o.entry.from), to: &line)
+                line.append(static: ",\"reason\":")
+                JSON.appendString(o.reason, to: &line)
+                line.append(static: ",\"error\":")
+                if o.status == .refused {
+                    RecordEncoder.appendJSONError(code: "refused", message: o.reason, into: &line)
+                } else {
+                    line.append(static: "null")
+                }
+                line.append(static: "}\n")
+                output.write(line)
+            }
+        case .table:
+            var table = TextTable(header: ["ACTION", "PATH", "OLD NAME", "REASON"], flexibleColumn: 1)
+            for o in outcomes {
+                table.append([o.status.rawValue, Path.display(Path.join(o.entry.directory, o.entry.to)),
+                              "-> " + Path.display(o.entry.from), o.reason], styles: [o.status == .refused ? .error : nil])
+            }
+            output.write(table.render(width: width, palette: palette))
+        }
+        let count = { (s: UndoOutcome.Status) in outcomes.filter { $0.status == s }.count }
+        let text = "\(count(.undone)) undone, \(count(.alreadyUndone)) already undone, "
+            + "\(count(.nothingToDo)) with nothing to do, \(count(.refused)) refused."
+        if format == .table { output.write(text + "\n") } else { output.flush(); StandardError.line(text) }
+        output.flush()
+        if let failure = output.failure {
+            let (message, status) = OutputFailure.report(failure)
+            if let message { StandardError.line(message) }
+            return status
+        }
+        return outcomes.contains { $0.status == .refused } ? ExitStatus.noMatch : ExitStatus.success
+    }
+}
+
+/// A word as a POSIX shell reads it: as it is when safe, else in single quotes.
+public func shellQuoted(_ s: String) -> String {
+    let safe = s.utf8.allSatisfy { b in
+        (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || "/._-+:=,@%".utf8.contains(b)
+    }
+    if safe && !s.isEmpty { return s }
+    return "'" + s.replacingSingleQuotes() + "'"
+}
+
+private extension String {
+    func replacingSingleQuotes() -> String {
+        var out = ""
+        for c in self { out += c == "'" ? "'\\''" : String(c) }
+        return out
+    }
+}

@@ -1,0 +1,136 @@
+/// What the producer of an `OrderedPool` run has next.
+public enum PoolInput<Job> {
+    case job(Job)
+    /// Nothing until work in flight finishes (it holds resources the producer needs).
+    case blocked
+    case end
+}
+
+/// Runs jobs on worker threads and on the calling thread, and hands the results back to the
+/// calling thread in the order the jobs were made.
+///
+/// The calling thread makes jobs while fewer than `window` are in flight; when the window is
+/// full (or the jobs have run out) it takes the next result in order, or runs a queued job
+/// itself while that result is not ready. So `threads + 1` threads work, memory is bounded by
+/// the window, and a system that refuses threads (a process limit) still gets its work done on
+/// the calling thread.
+public enum OrderedPool {
+    private struct State<Job, Output> {
+        var queue: [(sequence: Int, job: Job)] = []
+        var head = 0
+        var results: [Int: Output] = [:]
+        var closed = false
+        var workers = 0
+
+        mutating func pop() -> (sequence: Int, job: Job)? {
+            guard head < queue.count else { return nil }
+            defer {
+                head += 1
+                if head == queue.count { queue.removeAll(keepingCapacity: true); head = 0 }
+            }
+            return queue[head]
+        }
+    }
+
+    /// Runs the pool to the end of the input, or until `consume` returns false.
+    ///
+    /// - Parameters:
+    ///   - threads: worker threads to start besides the calling one (as many as the system allows).
+    ///   - window: jobs in flight at most.
+    ///   - makeWorker: called once on each thread, on that thread: returns what runs a job there
+    ///     (so per-thread state, such as a reusable read buffer, never crosses threads).
+    ///   - next: the next job, on the calling thread.
+    ///   - consume: each result, in order, on the calling thread.
+    /// - Returns: how many worker threads started.
+    @discardableResult
+    public static func run<Job: Sendable, Output: Sendable>(
+        threads: Int, window: Int,
+        makeWorker: @escaping @Sendable () -> (Job) -> Output,
+        next: () -> PoolInput<Job>,
+        consume: (Output) -> Bool
+    ) -> Int {
+        let lock = ConditionLock(State<Job, Output>())
+        var started = 0
+        for _ in 0..<max(0, threads) {
+            lock.withLock { state, _ in state.workers += 1 }
+            let ok = Threads.spawn {
+                let work = makeWorker()
+                while true {
+                    let sequence: Int, output: Output
+                    do {
+                        // The job is released at the end of this scope, before its result is
+                        // published (a job may hold resources its producer waits for).
+                        let item = lock.withLock { (state, waiter) -> (sequence: Int, job: Job)? in
+                            while state.head == state.queue.count && !state.closed { waiter.wait() }
+                            return state.closed ? nil : state.pop()
+                        }
+                        guard let item else { break }
+                        sequence = item.sequence
+                        output = work(item.job)
+                    }
+                    lock.withLock { state, _ in state.results[sequence] = output }
+                    lock.broadcast()
+                }
+                lock.withLock { state, _ in state.workers -= 1 }
+                lock.broadcast()
+            }
+            if ok { started += 1 } else {
+                lock.withLock { state, _ in state.workers -= 1 }
+                break
+            }
+        }
+
+        let mine = makeWorker()
+        var issued = 0, emitted = 0
+        var ended = false, stopped = false
+        while !stopped {
+            if !ended && issued - emitted < max(1, window) {
+                switch next() {
+                case .job(let job):
+                    if started == 0 {
+                        // No worker threads: run it now.
+                        stopped = !consume(mine(job))
+                    } else {
+                        lock.withLock { state, _ in state.queue.append((issued, job)) }
+                        lock.broadcast()
+                        issued += 1
+                    }
+                    continue
+                case .end:
+                    ended = true
+                case .blocked:
+                    break
+                }
+            }
+            if emitted == issued {
+                if ended { break }
+                // Blocked with nothing in flight: a job's resources are being released on another
+                // thread. Let it finish.
+                usleep(50)
+                continue
+            }
+            // The next result in order; run a queued job meanwhile, or wait.
+            let (output, queued) = lock.withLock { (state, waiter) -> (Output?, (sequence: Int, job: Job)?) in
+                while true {
+                    if let output = state.results.removeValue(forKey: emitted) { return (output, nil) }
+                    if let item = state.pop() { return (nil, item) }
+                    waiter.wait()
+                }
+            }
+            if let output {
+                emitted += 1
+                stopped = !consume(output)
+            } else if let queued {
+                let output = mine(queued.job)
+                lock.withLock { state, _ in state.results[queued.sequence] = output }
+            }
+        }
+        // Stop the workers and wait for them: no thread outlives the run.
+        lock.withLock { state, _ in state.closed = true }
+        lock.broadcast()
+        lock.withLock { state, waiter in
+            while state.workers > 0 { waiter.wait() }
+        }
+        return started
+    }
+}

@@ -1,0 +1,269 @@
+import ImageSniff
+import ImageSniffMagic
+
+/// Encodes scan records as NDJSON, JSON or CSV, straight into bytes, on the worker threads (one
+/// encoder per thread: it caches the encoded fields of each type it meets).
+///
+/// A record (schema version 2):
+///
+///     {"schemaVersion":2,"path":"photos/IMG_1","uti":"public.jpeg","description":"JPEG image",
+///      "mime":"image/jpeg","preferredExtension":"jpg","extension":"jpg","isImage":true,
+///      "confidence":"conclusive","animated":false,"completeness":"complete",
+///      "extensionMatches":null,"error":null}
+///
+/// `pathBytes` (base64 of the raw name) follows `path` when the name is not valid UTF-8;
+/// `libmagic` ends the record with `--cross-check`. `extension` repeats `preferredExtension`
+/// for readers of schema 1 (the detected type's extension, not the file's). A file that could
+/// not be read has null detection fields, its problem in words as `description`, and
+/// `"error":{"code":…,"message":…}`. An NDJSON record ends with "\n", a CSV row with "\r\n"; a
+/// JSON record has no separator (`ScanOutput` adds it).
+public final class RecordEncoder {
+    public static let schemaVersion = 2
+
+    public static let csvColumns = ["path", "uti", "description", "mime", "preferredExtension", "extension", "isImage",
+                                    "confidence", "animated", "completeness", "extensionMatches", "error", "pathBytes"]
+    public static let crossCheckColumns = ["libmagicMime", "libmagicDescription", "libmagicUti", "libmagicVerdict"]
+
+    let format: ScanFormat
+    let crossCheck: Bool
+    /// Per `ImageType.rawValue` (and one more slot for empty files), made on first use: the
+    /// type's fields, JSON or CSV. A raw buffer: no exclusivity check or uniqueness test per record.
+    private let typeFragments: UnsafeMutablePointer<[UInt8]?>
+    private static let slots = 257
+    private var confidenceFragments: [[UInt8]] = []
+
+    public init(format: ScanFormat, crossCheck: Bool) {
+        self.format = format
+        self.crossCheck = crossCheck
+        typeFragments = .allocate(capacity: RecordEncoder.slots)
+        typeFragments.initialize(repeating: nil, count: RecordEncoder.slots)
+        confidenceFragments = Detection.Confidence.allCases.map { c in
+            var bytes: [UInt8] = []
+            if format == .csv {
+                bytes.append(UInt8(ascii: ","))
+                bytes.append(contentsOf: CSV.field(c.rawValue).utf8)
+                bytes.append(UInt8(ascii: ","))
+            } else {
+                bytes.append(static: ",\"confidence\":")
+                JSON.appendString(c.rawValue, to: &bytes)
+                bytes.append(static: ",\"animated\":")
+            }
+            return bytes
+        }
+    }
+
+    deinit {
+        typeFragments.deinitialize(count: RecordEncoder.slots)
+        typeFragments.deallocate()
+    }
+
+    /// Appends the record `r` (nothing for the table format).
+    public func encode(_ r: ScanRecord, into out: inout [UInt8]) {
+        switch format {
+        case .ndjson:
+            json(r, into: &out)
+            out.append(UInt8(ascii: "\n"))
+        case .json:
+            json(r, into: &out)
+        case .csv:
+            csv(r, into: &out)
+        case .table:
+            break
+        }
+    }
+
+    private func typeFragment(_ type: ImageType, empty: Bool) -> [UInt8] {
+        let slot = empty ? RecordEncoder.slots - 1 : Int(type.rawValue)
+        if let cached = typeFragments[slot] { return cached }
+        let description = empty ? "empty" : (type == .data ? "data" : type.localizedDescription)
+        var bytes: [UInt8] = []
+        if format == .csv {
+            let cells = [type.identifier, description, type.preferredMIMEType ?? "", type.preferredFilenameExtension ?? "",
+                         type.preferredFilenameExtension ?? "", type.isImage ? "true" : "false"]
+            for cell in cells {
+                bytes.append(UInt8(ascii: ","))
+                bytes.append(contentsOf: CSV.field(cell).utf8)
+            }
+        } else {
+            func member(_ key: StaticString, _ value: String?) {
+                bytes.append(static: ",\"")
+                bytes.append(static: key)
+                bytes.append(static: "\":")
+                if let value { JSON.appendString(value, to: &bytes) } else { bytes.append(static: "null") }
+            }
+            member("uti", type.identifier)
+            member("description", description)
+            member("mime", type.preferredMIMEType)
+            member("preferredExtension", type.preferredFilenameExtension)
+            member("extension", type.preferredFilenameExtension)
+            bytes.append(static: type.isImage ? ",\"isImage\":true" : ",\"isImage\":false")
+        }
+        typeFragments[slot] = bytes
+        return bytes
+    }
+
+    private func json(_ r: ScanRecord, into out: inout [UInt8]) {
+        out.append(static: "{\"schemaVersion\":2,")
+        RecordEncoder.appendJSONPath(r.path, into: &out)
+        if let d = r.detection {
+            out.append(contentsOf: typeFragment(d.type, empty: d.isUnknown && r.length == 0))
+            out.append(contentsOf: confidenceFragments[Detection.Confidence.allCases.firstIndex(of: d.confidence)!])
+            out.append(static: d.isAnimated ? "true" : "false")
+            out.append(static: d.completeness == .truncated ? ",\"completeness\":\"truncated\"" : ",\"completeness\":\"complete\"")
+            switch r.extensionMatches {
+            case .some(true): out.append(static: ",\"extensionMatches\":true,\"error\":null")
+            case .some(false): out.append(static: ",\"extensionMatches\":false,\"error\":null")
+            case .none: out.append(static: ",\"extensionMatches\":null,\"error\":null")
+            }
+        } else {
+            let problem = r.problem ?? .file(FileError(kind: .system, code: EIO))
+            out.append(static: ",\"uti\":null,\"description\":")
+            JSON.appendString(problem.message, to: &out)
+            out.append(static: ",\"mime\":null,\"preferredExtension\":null,\"extension\":null,\"isImage\":null,\"confidence\":null,\"animated\":null,\"completeness\":null,\"extensionMatches\":null,\"error\":")
+            RecordEncoder.appendJSONError(code: problem.code, message: problem.message, into: &out)
+        }
+        if crossCheck {
+            out.append(static: ",\"libmagic\":")
+            switch r.crossCheck {
+            case .compared(let result)?:
+                out.append(static: "{\"mime\":")
+                JSON.appendString(result.libmagic.mimeType, to: &out)
+                out.append(static: ",\"description\":")
+                JSON.appendString(result.libmagic.description, to: &out)
+                out.append(static: ",\"uti\":")
+                if let theirs = result.theirs { JSON.appendString(theirs.identifier, to: &out) } else { out.append(static: "null") }
+                out.append(static: ",\"verdict\":")
+                JSON.appendString(result.verdict.rawValue, to: &out)
+                out.append(UInt8(ascii: "}"))
+            case .failed(let message)?:
+                out.append(static: "{\"mime\":null,\"description\":null,\"uti\":null,\"verdict\":null,\"error\":")
+                JSON.appendString(message, to: &out)
+                out.append(UInt8(ascii: "}"))
+            case nil:
+                out.append(static: "null")
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"code":…,"message":…}`: the one shape of an error in every record the command writes.
+    public static func appendJSONError(code: String, message: String, into out: inout [UInt8]) {
+        out.append(static: "{\"code\":")
+        JSON.appendString(code, to: &out)
+        out.append(static: ",\"message\":")
+        JSON.appendString(message, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private func csv(_ r: ScanRecord, into out: inout [UInt8]) {
+        let pathIsUTF8 = RecordEncoder.appendCSVPath(r.path, into: &out)
+        if let d = r.detection {
+            out.append(contentsOf: typeFragment(d.type, empty: d.isUnknown && r.length == 0))
+            out.append(contentsOf: confidenceFragments[Detection.Confidence.allCases.firstIndex(of: d.confidence)!])
+            out.append(static: d.isAnimated ? "true," : "false,")
+            out.append(static: d.completeness == .truncated ? "truncated," : "complete,")
+            switch r.extensionMatches {
+            case .some(true): out.append(static: "true,,")
+            case .some(false): out.append(static: "false,,")
+            case .none: out.append(static: ",,")
+            }
+        } else {
+            let message = r.problem?.message ?? "error"
+            out.append(static: ",,")
+            out.append(contentsOf: CSV.field(message).utf8)
+            out.append(static: ",,,,,,,,,")
+            out.append(contentsOf: CSV.field(message).utf8)
+            out.append(UInt8(ascii: ","))
+        }
+        if !pathIsUTF8 { out.append(contentsOf: Base64.encode(r.path)) }
+        if crossCheck {
+            var cells = ["", "", "", ""]
+            switch r.crossCheck {
+            case .compared(let result)?:
+                cells = [result.libmagic.mimeType, result.libmagic.description, result.theirs?.identifier ?? "", result.verdict.rawValue]
+            case .failed(let message)?:
+                cells = ["", message, "", ""]
+            case nil: break
+            }
+            for cell in cells {
+                out.append(UInt8(ascii: ","))
+                out.append(contentsOf: CSV.field(cell).utf8)
+            }
+        }
+        out.append(static: "\r\n")
+    }
+
+    /// Per byte: 1 = needs JSON escaping, 2 = needs CSV quoting, 4 = not ASCII.
+    private static let byteClasses: [UInt8] = (0...255).map { (b: Int) -> UInt8 in
+        var c: UInt8 = 0
+        if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F { c |= 1 }
+        if b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D { c |= 2 }
+        if b >= 0x80 { c |= 4 }
+        return c
+    }
+
+    private static func classes(_ p: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        var seen: UInt8 = 0
+        byteClasses.withUnsafeBufferPointer { table in
+            for b in p { seen |= table[Int(b)] }
+        }
+        return seen
+    }
+
+    /// `"path":"…"` (and `,"pathBytes":"…"` for a name that is not UTF-8), with a fast path for
+    /// the common name that needs no escaping.
+    static func appendJSONPath(_ path: [UInt8], into out: inout [UInt8]) {
+        let plain: Bool = path.withUnsafeBufferPointer { p in
+            let seen = classes(p)
+            guard seen & 5 == 0 || (seen & 4 != 0 && Path.isValidUTF8(p)) else { return false }
+            out.append(static: "\"path\":")
+            if seen & 1 == 0 {
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: p)
+                out.append(UInt8(ascii: "\""))
+            } else {
+                JSON.appendString(utf8: p, to: &out)
+            }
+            return true
+        }
+        if !plain { JSON.appendPath("path", path, to: &out) }
+    }
+
+    /// The CSV path cell; returns whether the path is valid UTF-8.
+    static func appendCSVPath(_ path: [UInt8], into out: inout [UInt8]) -> Bool {
+        path.withUnsafeBufferPointer { p in
+            let seen = classes(p)
+            if seen & 4 != 0 && !Path.isValidUTF8(p) {
+                out.append(contentsOf: CSV.field(Path.display(Array(p))).utf8)
+                return false
+            }
+            if seen & 2 == 0 {
+                out.append(contentsOf: p)
+            } else {
+                out.append(UInt8(ascii: "\""))
+                for b in p {
+                    if b == UInt8(ascii: "\"") { out.append(b) }
+                    out.append(b)
+                }
+                out.append(UInt8(ascii: "\""))
+            }
+            return true
+        }
+    }
+}
+
+/// RFC 4180 fields.
+public enum CSV {
+    /// Quoted when it holds a comma, quote, CR or LF; quotes doubled.
+    public static func field(_ s: String) -> String {
+        guard s.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else { return s }
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            if scalar == "\"" { out += "\"\"" } else { out.unicodeScalars.append(scalar) }
+        }
+        return out + "\""
+    }
+
+    /// A header or row.
+    public static func row(_ cells: [String]) -> String { cells.map(field).joined(separator: ",") + "\r\n" }
+}

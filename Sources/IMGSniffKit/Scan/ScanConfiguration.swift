@@ -1,0 +1,45 @@
+import ImageSniff
+
+/// Output formats of `scan`.
+public enum ScanFormat: String, Sendable, CaseIterable {
+    case table, ndjson, json, csv
+}
+
+/// Which records a scan lists.
+public struct ScanFilter: Sendable {
+    public var onlyImages = false
+    /// Content conforming to any of these (`--type`).
+    public var types: [ImageType] = []
+    /// Content nothing recognised (`--type unknown`).
+    public var unknown = false
+    /// Files whose extension names another type (`--mismatches`).
+    public var mismatches = false
+
+    public init() {}
+
+    public var isActive: Bool { onlyImages || !types.isEmpty || unknown || mismatches }
+
+    /// Whether a detected file passes.
+    public func includes(_ detection: Detection, extensionMatches: Bool?) -> Bool {
+        if onlyImages && !detection.type.isImage { return false }
+        if !types.isEmpty || unknown {
+            let typeMatch = types.contains { detection.type.conforms(to: $0) && !detection.isUnknown }
+            if !typeMatch && !(unknown && detection.isUnknown) { return false }
+        }
+        if mismatches && extensionMatches != false { return false }
+        return true
+    }
+}
+
+/// Everything a scan's workers need to turn a walk entry into a record.
+public struct ScanSettings: Sendable {
+    public var filter = ScanFilter()
+    /// Use each file's extension as the detection hint.
+    public var hintFromExtension = false
+    /// Ask libmagic too (`--cross-check`).
+    public var crossCheck = false
+    /// Encode records for this format on the workers (nil: records go to the main thread whole).
+    public var encoding: ScanFormat? = .ndjson
+
+    public init() {}
+}

@@ -1,0 +1,113 @@
+import ImageSniff
+import ImageSniffMagic
+
+/// Why a file has no detection.
+public enum ScanProblem: Sendable, Hashable {
+    /// Opening or reading it failed.
+    case file(FileError)
+    /// The walk could not visit it (vanished, unreadable directory, loop, too deep, broken link).
+    case walk(WalkError)
+    /// A FIFO, socket or device: never opened.
+    case notRegular(FileKind)
+    /// A directory listed in `--files-from` (not walked).
+    case directory
+    /// Standard input could not be read.
+    case standardInput(Errno)
+
+    /// What file(1) would say: "permission denied", "fifo (named pipe)", "directory", ...
+    public var message: String {
+        switch self {
+        case .file(let e): return e.description
+        case .walk(let e): return e.description
+        case .notRegular(let kind): return kind.name
+        case .directory: return "directory"
+        case .standardInput(let e): return "cannot read standard input: \(e)"
+        }
+    }
+
+    /// A stable name for machines: an errno name ("EACCES"), or "notRegular", "directory",
+    /// "loop", "tooDeep", "brokenSymlink".
+    public var code: String {
+        switch self {
+        case .file(let e):
+            switch e.kind {
+            case .notRegularFile: return "notRegular"
+            case .isDirectory: return "directory"
+            default: return Errno(e.code == 0 ? EIO : e.code).name
+            }
+        case .walk(let e): return e.code
+        case .notRegular: return "notRegular"
+        case .directory: return "directory"
+        case .standardInput(let e): return e.name
+        }
+    }
+}
+
+/// libmagic's opinion beside ours (`scan --cross-check`).
+public enum CrossCheckAnnotation: Sendable, Hashable {
+    case compared(CrossCheckResult)
+    case failed(String)
+}
+
+/// What `imgsniff scan` says about one file.
+public struct ScanRecord: Sendable {
+    /// Raw path bytes (no NUL).
+    public let path: [UInt8]
+    /// What detection said; nil when the file could not be read (`problem` says why).
+    public var detection: Detection?
+    public var problem: ScanProblem?
+    /// The file's length when it was read (0: an empty file).
+    public var length: Int?
+    /// Whether the file's extension names a type the content is (true), names another known
+    /// type (false), or is absent or unknown to the catalog (nil). See `MismatchRule`.
+    public var extensionMatches: Bool?
+    /// `scan --cross-check`.
+    public var crossCheck: CrossCheckAnnotation?
+    /// Makes the exit status 2 (an unreadable file, a vanished one, an unreadable directory, a
+    /// loop, a FIFO or device named explicitly). FIFOs and devices met inside directories, and
+    /// directories in a list, carry a `problem` but are not failures.
+    public var isFailure = false
+    /// Passes the filters (`--only-images`, `--type`, `--mismatches`, `--min-pixels`).
+    public var isIncluded = true
+
+    public init(path: [UInt8]) { self.path = path }
+
+    /// The lossless text form of the path.
+    public var displayPath: String { Path.display(path) }
+
+    /// The file's own filename extension, if any.
+    public var fileExtension: String? { Path.fileExtension(path) }
+
+    /// What the file is, in words: the type's description, "empty" for an empty file, "data" for
+    /// unknown content (file(1)'s words), or the problem.
+    public var summaryText: String {
+        if let detection {
+            if detection.isUnknown { return length == 0 ? "empty" : "data" }
+            return detection.type.localizedDescription
+        }
+        return problem?.message ?? "error"
+    }
+}
+
+/// When a file's extension and its content agree.
+public enum MismatchRule {
+    /// nil when there is nothing to compare (no extension, one the catalog does not know, or
+    /// unknown content); false when the extension names known types and none of them is the
+    /// content's type, one of its supertypes or its detection family (`.jpg` on MPO, `.tif` on NEF,
+    /// `.nef` on a TIFF family answer match); true otherwise.
+    public static func extensionMatches(_ fileExtension: String?, detection: Detection) -> Bool? {
+        guard let ext = fileExtension, !detection.isUnknown else { return nil }
+        let named = ImageType.types(filenameExtension: ext)
+        guard !named.isEmpty else { return nil }
+        let content = detection.type
+        for type in named {
+            if content.conforms(to: type) { return true }
+            // The content's family chain (NEF -> TIFF).
+            if content.detectionFamilyChain.contains(where: { $0.conforms(to: type) }) { return true }
+            // A family answer (or a hinted one) may be any member: `.nef` on a TIFF-family answer.
+            if detection.confidence == .family || detection.confidence == .hinted,
+               type != content, type.belongs(toFamily: content) { return true }
+        }
+        return false
+    }
+}

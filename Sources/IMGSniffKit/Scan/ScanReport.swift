@@ -1,0 +1,150 @@
+import ImageSniff
+import ImageSniffMagic
+
+/// Counts per type, unknowns, mismatches and errors: the table's closing summary and
+/// `scan --summary`.
+public struct ScanSummary: Sendable {
+    /// Files scanned (named operands that do not exist are not counted).
+    public var scanned = 0
+    /// Records listed (those that passed the filters).
+    public var listed = 0
+    public var unknown = 0
+    public var empty = 0
+    public var errors = 0
+    public var mismatches = 0
+    public var perType: [ImageType: Int] = [:]
+    public var crossCheck = CrossCheckSummary()
+
+    public init() {}
+
+    /// Counts a listed record.
+    public mutating func count(_ r: ScanRecord) {
+        listed += 1
+        if let d = r.detection {
+            if d.isUnknown {
+                if r.length == 0 { empty += 1 } else { unknown += 1 }
+            } else {
+                perType[d.type, default: 0] += 1
+            }
+            if r.extensionMatches == false { mismatches += 1 }
+        } else {
+            errors += 1
+        }
+        switch r.crossCheck {
+        case .compared(let result)?: crossCheck.add(result)
+        case .failed?: crossCheck.addError()
+        case nil: break
+        }
+    }
+
+    private var sortedTypes: [(key: ImageType, value: Int)] {
+        perType.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.identifier < $1.key.identifier }
+    }
+
+    /// The summary as lines of text.
+    public func lines(filtered: Bool) -> [String] {
+        var out = ["\(listed) file\(listed == 1 ? "" : "s")" + (filtered && scanned != listed ? " listed (\(scanned) scanned)" : "")]
+        var table = TextTable()
+        for (type, n) in sortedTypes { table.append(["  \(n)", type.identifier, type.localizedDescription]) }
+        if unknown > 0 { table.append(["  \(unknown)", "public.data", "unknown"]) }
+        if empty > 0 { table.append(["  \(empty)", "public.data", "empty"]) }
+        if mismatches > 0 { table.append(["  \(mismatches)", "extension mismatch\(mismatches == 1 ? "" : "es")"]) }
+        if errors > 0 { table.append(["  \(errors)", "error\(errors == 1 ? "" : "s")"]) }
+        out += table.render().split(separator: "\n").map(String.init)
+        if crossCheck.total + crossCheck.errors > 0 {
+            out.append("")
+            out += crossCheck.report(pairLimit: 10).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+        return out
+    }
+
+    /// `scan --summary --format json`: one object.
+    public func json() -> [UInt8] {
+        var out: [UInt8] = []
+        out.append(static: "{\"schemaVersion\":2,\"scanned\":")
+        out.append(decimal: scanned)
+        out.append(static: ",\"listed\":")
+        out.append(decimal: listed)
+        out.append(static: ",\"types\":{")
+        for (i, (type, n)) in sortedTypes.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.appendString(type.identifier, to: &out)
+            out.append(UInt8(ascii: ":"))
+            out.append(decimal: n)
+        }
+        out.append(static: "},\"unknown\":")
+        out.append(decimal: unknown)
+        out.append(static: ",\"empty\":")
+        out.append(decimal: empty)
+        out.append(static: ",\"mismatches\":")
+        out.append(decimal: mismatches)
+        out.append(static: ",\"errors\":")
+        out.append(decimal: errors)
+        if crossCheck.total + crossCheck.errors > 0 {
+            out.append(static: ",\"libmagic\":{")
+            for (i, verdict) in Verdict.allCases.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSON.appendString(verdict.rawValue, to: &out)
+                out.append(UInt8(ascii: ":"))
+                out.append(decimal: crossCheck.counts[verdict] ?? 0)
+            }
+            out.append(static: ",\"errors\":")
+            out.append(decimal: crossCheck.errors)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(static: "}\n")
+        return out
+    }
+
+    /// `scan --summary --format csv`: identifier and count per row.
+    public func csv() -> String {
+        var out = CSV.row(["uti", "description", "count"])
+        for (type, n) in sortedTypes { out += CSV.row([type.identifier, type.localizedDescription, String(n)]) }
+        if unknown > 0 { out += CSV.row(["public.data", "unknown", String(unknown)]) }
+        if empty > 0 { out += CSV.row(["public.data", "empty", String(empty)]) }
+        if errors > 0 { out += CSV.row(["", "errors", String(errors)]) }
+        return out
+    }
+}
+
+/// The terminal table of `scan`.
+public struct ScanTable {
+    private var table: TextTable
+    private let crossCheck: Bool
+
+    public init(crossCheck: Bool) {
+        self.crossCheck = crossCheck
+        var header = ["PATH", "TYPE", "IDENTIFIER", "EXT", "FLAGS"]
+        if crossCheck { header += ["LIBMAGIC", "VERDICT"] }
+        table = TextTable(header: header, flexibleColumn: 0)
+    }
+
+    public mutating func add(_ r: ScanRecord) {
+        var cells = [r.displayPath]
+        var styles: [Style?] = [nil]
+        if let d = r.detection {
+            var flags: [String] = []
+            if d.confidence != .conclusive && d.confidence != .unknown { flags.append(d.confidence.rawValue) }
+            if d.isAnimated { flags.append("animated") }
+            if d.completeness == .truncated { flags.append("truncated") }
+            let mismatch = r.extensionMatches == false
+            if mismatch { flags.append("mismatch(.\(r.fileExtension ?? ""))") }
+            cells += [d.isUnknown ? (r.length == 0 ? "empty" : "unknown") : d.type.localizedDescription, d.type.identifier,
+                      d.type.preferredFilenameExtension ?? "-", flags.joined(separator: ",")]
+            styles += [d.isUnknown ? .unknown : d.type.isImage ? .image : .other, nil, nil, mismatch ? .warning : nil]
+        } else {
+            cells += [r.problem.map { "error: " + $0.message } ?? "error", "-", "-", ""]
+            styles += [.error, nil, nil, nil]
+        }
+        if crossCheck {
+            switch r.crossCheck {
+            case .compared(let result)?: cells += [result.libmagic.mimeType, result.verdict.rawValue]
+            case .failed?: cells += ["(error)", ""]
+            case nil: cells += ["", ""]
+            }
+        }
+        table.append(cells, styles: styles)
+    }
+
+    public func render(width: Int?, palette: Palette) -> String { table.render(width: width, palette: palette) }
+}

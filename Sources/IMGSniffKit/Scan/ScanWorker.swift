@@ -1,0 +1,164 @@
+import ImageSniff
+import ImageSniffMagic
+
+/// What the main thread needs to know about one scanned entry besides its record.
+public struct ScanOutcome: Sendable {
+    /// End of this entry's encoded record in `ScanBatchResult.bytes` (it starts where the previous
+    /// one ends; nothing when not included).
+    public var end = 0
+    public var included = false
+    public var failure = false
+    /// A named operand that does not exist: exit status 2, no record.
+    public var missingOperand = false
+    /// A directory not entered (a pseudo-filesystem): a note, no record.
+    public var skipped = false
+    /// A line for standard error.
+    public var message: String?
+}
+
+/// A worker's results for one batch of entries, in walk order.
+public struct ScanBatchResult: Sendable {
+    public var outcomes: [ScanOutcome] = []
+    /// The records (only when `ScanSettings.encoding` is nil).
+    public var records: [ScanRecord] = []
+    /// The included records, encoded one after the other.
+    public var bytes: [UInt8] = []
+}
+
+/// One thread's means of scanning: a sniffer with its reused buffer, a libmagic handle when
+/// cross-checking, and a record encoder. Made on the thread that uses it.
+public final class ScanWorker {
+    private let settings: ScanSettings
+    private let sniffer = FileSniffer()
+    private var magic: Result<Magic, MagicError>?
+    private let encoder: RecordEncoder?
+
+    public init(settings: ScanSettings) {
+        self.settings = settings
+        encoder = settings.encoding.map { RecordEncoder(format: $0, crossCheck: settings.crossCheck) }
+    }
+
+    /// Detects, filters and encodes every entry.
+    public func process(_ entries: [WalkEntry]) -> ScanBatchResult {
+        var result = ScanBatchResult()
+        result.outcomes.reserveCapacity(entries.count)
+        for entry in entries {
+            var outcome = ScanOutcome()
+            if let fs = entry.skippedFilesystem {
+                outcome.skipped = true
+                outcome.message = "imgsniff: \(entry.displayPath): not entered: \(fs) is a pseudo-filesystem (use --pseudo-filesystems)"
+            } else if entry.origin == .operand, let error = entry.error, error.isNotFound {
+                outcome.missingOperand = true
+                outcome.message = "imgsniff: \(entry.displayPath): \(error)"
+            } else {
+                let record = scan(entry)
+                outcome.failure = record.isFailure
+                outcome.included = record.isIncluded
+                if let problem = record.problem, record.isFailure, encoder == nil ? !record.isIncluded : true {
+                    outcome.message = "imgsniff: \(record.displayPath): \(problem.message)"
+                }
+                if record.isIncluded, let encoder { encoder.encode(record, into: &result.bytes) }
+                if encoder == nil { result.records.append(record) }
+            }
+            outcome.end = result.bytes.count
+            result.outcomes.append(outcome)
+        }
+        return result
+    }
+
+    /// The record of one entry.
+    public func scan(_ entry: WalkEntry) -> ScanRecord {
+        var r = ScanRecord(path: entry.path)
+        let fileExtension = r.fileExtension
+        let hint = settings.hintFromExtension ? fileExtension : nil
+        var standardInputBytes: [UInt8]?
+        if let error = entry.error {
+            r.problem = .walk(error)
+            r.isFailure = true
+        } else {
+            switch entry.kind {
+            case .standardInput:
+                do throws(Errno) {
+                    let reading = try StandardInput.detect(hint: hint)
+                    r.detection = reading.detection
+                    r.length = reading.length
+                    standardInputBytes = reading.bytes
+                } catch {
+                    r.problem = .standardInput(error)
+                    r.isFailure = true
+                }
+            case .directory:
+                r.problem = .directory
+            case let kind where kind.isSpecial && kind != .unknown:
+                r.problem = .notRegular(kind)
+                r.isFailure = entry.origin != .tree
+            default:
+                let (directory, name) = entry.location
+                do throws(FileError) {
+                    r.detection = try Path.withCString(name) { (p) throws(FileError) -> Detection in
+                        try sniffer.detect(path: p, relativeTo: directory.rawValue, hint: hint, followSymlinks: entry.followSymlinks)
+                    }
+                    r.length = sniffer.lastLength
+                } catch {
+                    if case .notRegularFile = error.kind { r.isFailure = entry.origin != .tree } else { r.isFailure = true }
+                    r.problem = .file(error)
+                }
+            }
+        }
+        if let d = r.detection {
+            r.extensionMatches = MismatchRule.extensionMatches(fileExtension, detection: d)
+            r.isIncluded = settings.filter.includes(d, extensionMatches: r.extensionMatches)
+            if settings.crossCheck && r.isIncluded { r.crossCheck = crossCheck(entry, ours: d.type, bytes: standardInputBytes) }
+        } else {
+            r.isIncluded = !settings.filter.isActive
+        }
+        return r
+    }
+
+    /// libmagic's answer for the entry, reading the file the way detection did (`O_NOFOLLOW`
+    /// unless following links, `O_NONBLOCK`, checked regular before reading).
+    private func crossCheck(_ entry: WalkEntry, ours: ImageType, bytes: [UInt8]?) -> CrossCheckAnnotation {
+        let handle: Magic
+        switch magic {
+        case .success(let m): handle = m
+        case .failure(let e): return .failed(e.message)
+        case nil:
+            do throws(MagicError) {
+                handle = try Magic()
+                magic = .success(handle)
+            } catch {
+                magic = .failure(error)
+                return .failed(error.message)
+            }
+        }
+        do throws(MagicError) {
+            let answer: MagicResult
+            if let bytes {
+                answer = try handle.identify(bytes)
+            } else if entry.kind == .standardInput {
+                answer = try handle.identify(fileDescriptor: FileDescriptor.standardInput.rawValue)
+            } else {
+                let (directory, name) = entry.location
+                let flags = O_RDONLY | O_NONBLOCK | (entry.followSymlinks ? 0 : O_NOFOLLOW)
+                let fd: FileDescriptor
+                do throws(Errno) { fd = try FileDescriptor.open(name, relativeTo: directory, flags: flags) } catch {
+                    throw MagicError("cannot open (\(error))", code: error.rawValue)
+                }
+                defer { fd.close() }
+                answer = try handle.identify(fileDescriptor: fd.rawValue)
+            }
+            return .compared(CrossCheckResult(ours: ours, libmagic: answer))
+        } catch {
+            return .failed(error.message)
+        }
+    }
+}
+
+/// Whether `--cross-check` can run: libmagic's database loads (a missing or broken one fails the
+/// scan at once with libmagic's message, rather than every record).
+public enum CrossCheckSetup {
+    public static func check() -> String? {
+        do throws(MagicError) { _ = try Magic() } catch { return error.message }
+        return nil
+    }
+}

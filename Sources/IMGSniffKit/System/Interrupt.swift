@@ -1,0 +1,32 @@
+import Synchronization
+
+/// Ctrl-C (SIGINT) and SIGTERM as a flag that long jobs poll between steps, so that they stop
+/// cleanly (a rename run finishes the rename in hand, writes its journal, and says how to undo).
+public enum Interrupt {
+    private static let flag = Atomic<Int32>(0)
+
+    /// Installs the handlers; the first signal sets the flag, a second one ends the process.
+    public static func install() {
+        signal(SIGINT, interruptHandler)
+        signal(SIGTERM, interruptHandler)
+        // A parent may have blocked them (some process launchers do): take them.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Whether a signal arrived.
+    public static var requested: Bool { flag.load(ordering: .relaxed) != 0 }
+
+    /// The signal that arrived, or 0.
+    public static var signalNumber: Int32 { flag.load(ordering: .relaxed) }
+
+    fileprivate static func received(_ signal: Int32) {
+        let (exchanged, _) = flag.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
+        if !exchanged { _exit(128 + signal) }
+    }
+}
+
+private let interruptHandler: @convention(c) (Int32) -> Void = { Interrupt.received($0) }

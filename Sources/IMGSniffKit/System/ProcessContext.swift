@@ -1,0 +1,84 @@
+import CSystemShim
+
+// What the process knows of its surroundings: environment variables, the terminal, the clock,
+// resource limits, signals. Standard library and libc only.
+
+public enum Environment {
+    /// The value of an environment variable, or nil.
+    public static func value(_ name: String) -> String? {
+        guard let p = getenv(name) else { return nil }
+        return String(cString: p)
+    }
+
+    /// Whether a variable is set to a non-empty value.
+    public static func isSet(_ name: String) -> Bool { value(name).map { !$0.isEmpty } ?? false }
+}
+
+public enum Terminal {
+    /// The width of the terminal on `fd` in columns, or nil when it is not a terminal.
+    /// `COLUMNS` wins when set to a number.
+    public static func width(of fd: FileDescriptor = .standardOutput) -> Int? {
+        if let columns = Environment.value("COLUMNS").flatMap(Int.init), columns > 0 { return columns }
+        guard fd.isTerminal else { return nil }
+        var size = winsize()
+        guard ioctl(fd.rawValue, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}
+
+public enum Clock {
+    /// Seconds on the monotonic clock.
+    public static func monotonic() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// The current time through `strftime`, in UTC or local time.
+    public static func format(_ pattern: String, utc: Bool) -> String {
+        var t = time(nil)
+        var tmv = tm()
+        if utc { gmtime_r(&t, &tmv) } else { localtime_r(&t, &tmv) }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = strftime(&buffer, buffer.count, pattern, &tmv)
+        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+public enum ResourceLimits {
+    /// Raises the soft limit on open files to the hard limit; returns the soft limit in effect.
+    @discardableResult
+    public static func raiseOpenFileLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0 else { return 256 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(RLIMIT_NOFILE_VALUE, &raised) == 0 { limit = raised }
+        }
+        return limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
+    }
+
+    /// The soft limit on open files.
+    public static var openFiles: Int {
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0 else { return 256 }
+        return limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
+    }
+
+    #if canImport(Glibc)
+    private static let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    private static let RLIMIT_NOFILE_VALUE = RLIMIT_NOFILE
+    #endif
+}
+
+public enum Processors {
+    /// The processors this process may run on (its affinity mask), at least 1.
+    public static var available: Int {
+        let affinity = Int(imgsniff_available_processors())
+        if affinity > 0 { return affinity }
+        let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return n > 0 ? n : 1
+    }
+}

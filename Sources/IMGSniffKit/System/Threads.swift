@@ -1,0 +1,82 @@
+// Threads and the one lock the command shares between them.
+
+/// A lock with a condition to wait on, guarding a value: `withLock` to change it, `wait` inside
+/// it to sleep until another thread `signal`s. The mutex and condition live on the heap at a
+/// stable address (a Swift class property must not be passed to pthread by `&`).
+///
+/// This is the command's one `@unchecked Sendable`: the state is only reached through the
+/// mutex.
+public final class ConditionLock<State>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private var state: State
+
+    public init(_ state: State) {
+        self.state = state
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with the state, the mutex held. `body` may call `wait()` on the `Waiter`.
+    public func withLock<R>(_ body: (inout State, Waiter) throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&state, Waiter(mutex: mutex, condition: condition))
+    }
+
+    /// Wakes every thread waiting on the condition.
+    public func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// Waiting inside `withLock`.
+    public struct Waiter {
+        fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        fileprivate let condition: UnsafeMutablePointer<pthread_cond_t>
+
+        /// Releases the mutex until another thread broadcasts, then takes it again.
+        public func wait() { pthread_cond_wait(condition, mutex) }
+    }
+}
+
+public enum Threads {
+    private final class Start: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    /// Starts a detached thread running `body` (1 MiB of stack). Returns false when the system
+    /// refuses (a process or cgroup limit on threads): the caller does the work itself.
+    public static func spawn(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let box = Unmanaged.passRetained(Start(body))
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, 1 << 20)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        #if canImport(Glibc)
+        var thread = pthread_t()
+        #else
+        var thread: pthread_t?
+        #endif
+        let rc = pthread_create(&thread, &attributes, { raw in
+            let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+            start.body()
+            return nil
+        }, box.toOpaque())
+        if rc != 0 {
+            box.release()
+            return false
+        }
+        return true
+    }
+}

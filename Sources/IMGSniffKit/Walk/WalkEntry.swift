@@ -1,0 +1,119 @@
+import Synchronization
+
+/// Why a walk entry could not be visited.
+public enum WalkError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A system call failed (ENOENT for a vanished file or a missing operand).
+    case system(Errno)
+    /// Following symbolic links led back to a directory on the current path.
+    case loop
+    /// The directory is nested deeper than the open-file limit lets the walk hold open.
+    case tooDeep(limit: Int)
+    /// A symbolic link whose target does not exist (file(1)'s wording).
+    case brokenSymlink(target: [UInt8])
+    /// A line of `--files-from` that cannot be a path.
+    case badListEntry(String)
+
+    public var isNotFound: Bool {
+        if case .system(let e) = self { return e == .notFound || e == .notDirectory }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .system(let e): return e.description
+        case .loop: return "filesystem loop (a directory on the current path); not followed"
+        case .tooDeep(let limit):
+            return "nested deeper than the open-file limit allows (\(limit) directories open); raise it with `ulimit -n`"
+        case .brokenSymlink(let target): return "broken symbolic link to \(Path.display(target))"
+        case .badListEntry(let why): return why
+        }
+    }
+
+    /// A stable name for machines.
+    public var code: String {
+        switch self {
+        case .system(let e): return e.name
+        case .loop: return "loop"
+        case .tooDeep: return "tooDeep"
+        case .brokenSymlink: return "brokenSymlink"
+        case .badListEntry: return "badListEntry"
+        }
+    }
+}
+
+/// An open directory shared by the entries found in it; closed when the last one goes away.
+/// Counted, so that the walk can keep the number of open directories under the process's limit.
+public final class DirectoryHandle: Sendable {
+    public let fd: FileDescriptor
+    private let counter: HandleCounter
+
+    init(fd: FileDescriptor, counter: HandleCounter) {
+        self.fd = fd
+        self.counter = counter
+        counter.live.add(1, ordering: .relaxed)
+    }
+
+    deinit {
+        fd.close()
+        counter.live.subtract(1, ordering: .relaxed)
+    }
+}
+
+/// How many `DirectoryHandle`s of one walk are open.
+final class HandleCounter: Sendable {
+    let live = Atomic<Int>(0)
+}
+
+/// One thing the walk found.
+public struct WalkEntry: Sendable {
+    public enum Origin: Sendable, Hashable {
+        /// Named on the command line.
+        case operand
+        /// Listed in `--files-from`.
+        case filesFrom
+        /// Found inside a directory.
+        case tree
+    }
+
+    /// The path, raw bytes without NUL: as given, or directory path + "/" + name.
+    public let path: [UInt8]
+    /// The containing directory, open; nil for operands and list paths (then `name` is the whole
+    /// path, relative to the working directory or absolute).
+    public let parent: DirectoryHandle?
+    /// The last component inside `parent`, or the whole path when `parent` is nil.
+    public let name: [UInt8]
+    public let kind: FileKind
+    public let origin: Origin
+    /// Whether opening this entry follows a final symbolic link (false: `O_NOFOLLOW`).
+    public let followSymlinks: Bool
+    /// Set when the entry could not be visited.
+    public let error: WalkError?
+    /// Directory depth below the operand (0 for operands and list paths).
+    public let depth: Int
+    /// A directory not entered because it is on a pseudo-filesystem (procfs, sysfs, ...): its name.
+    public let skippedFilesystem: String?
+
+    public init(path: [UInt8], parent: DirectoryHandle?, name: [UInt8], kind: FileKind, origin: Origin,
+                followSymlinks: Bool, error: WalkError? = nil, depth: Int = 0, skippedFilesystem: String? = nil) {
+        self.path = path
+        self.parent = parent
+        self.name = name
+        self.kind = kind
+        self.origin = origin
+        self.followSymlinks = followSymlinks
+        self.error = error
+        self.depth = depth
+        self.skippedFilesystem = skippedFilesystem
+    }
+
+    /// The directory to open the entry relative to, and its name there.
+    public var location: (directory: FileDescriptor, name: [UInt8]) {
+        (parent?.fd ?? .currentDirectory, name)
+    }
+
+    /// The lossless text form of `path`.
+    public var displayPath: String { Path.display(path) }
+
+    /// The filename extension (without the dot), or nil.
+    public var fileExtension: String? { Path.fileExtension(path) }
+}

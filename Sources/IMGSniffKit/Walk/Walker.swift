@@ -1,0 +1,413 @@
+import CSystemShim
+
+// The file traversal shared by `imgsniff scan` and `imgsniff rename`.
+//
+// - Order is deterministic: operands in the order given, then `--files-from` paths in list
+//   order; inside a directory, names sorted bytewise, depth first.
+// - Memory is flat in depth: one shared path buffer (frames keep its length), and a frame holds
+//   its directory's names in one buffer.
+// - Descriptors are bounded: every directory on the current path is open (entries are opened
+//   relative to it, so paths longer than PATH_MAX work), and entries handed to workers keep their
+//   directory open until they are done with it. The walk counts those handles against a budget
+//   (from the open-file limit): `step()` answers `.blocked` when the work in flight must finish
+//   first, and a tree deeper than the budget gets a clear error rather than failures later.
+// - Hidden names met inside directories are skipped unless `includeHidden`; so are names matching
+//   an `--exclude` pattern. Operands are never skipped.
+// - Symbolic links met inside directories are skipped unless `followSymlinks`; an operand or a
+//   list path that is a link is followed (like `find -H`). When following, a directory on the
+//   current path is a loop (an error entry) and a directory seen before by another route is not
+//   walked again, so link lattices end.
+// - Pseudo-filesystems (procfs, sysfs, debugfs, cgroup, ...) are not entered unless
+//   `includePseudoFilesystems`; the directory is yielded with `skippedFilesystem` set. A file
+//   named there explicitly is read.
+// - FIFOs, sockets and devices are yielded with their `kind`: callers never open them.
+
+/// How a walk treats hidden names, links, file systems and depth.
+public struct WalkOptions: Sendable {
+    public var followSymlinks = false
+    public var includeHidden = false
+    /// How deep below an operand entries are yielded: 1 lists a directory's own entries only
+    /// (nil: no limit).
+    public var maxDepth: Int?
+    /// Do not enter directories on other file systems than the operand's.
+    public var oneFileSystem = false
+    public var includePseudoFilesystems = false
+    /// Patterns (`fnmatch`) matched against names, and against paths relative to the operand
+    /// when they contain a slash.
+    public var excludes: [[UInt8]] = []
+    /// Yield the operand `-` as standard input.
+    public var dashIsStandardInput = false
+    /// Directories listed in `--files-from` are walked (otherwise reported as directories).
+    public var walkListedDirectories = false
+    /// How many directory handles the walk and the work in flight may hold at once.
+    public var directoryBudget = 512
+
+    public init() {}
+}
+
+/// A `--files-from` entry's separator and source.
+public struct FilesFromSource {
+    private let fd: FileDescriptor
+    private let ownsDescriptor: Bool
+    private let separator: UInt8
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var scanned = 0
+    private var atEnd = false
+    private var lineNumber = 0
+    /// "-" or the list's path, for messages.
+    public let label: String
+    /// Why reading stopped early (a read error, a line too long, a NUL in a newline list).
+    public private(set) var failure: String?
+
+    /// The longest line taken as a path.
+    public static let maxLine = Int(PATH_MAX)
+
+    /// Opens the list (`-` for standard input).
+    public init(path: [UInt8], nulSeparated: Bool) throws(Errno) {
+        label = Path.display(path)
+        separator = nulSeparated ? 0 : UInt8(ascii: "\n")
+        if path == [UInt8(ascii: "-")] {
+            fd = .standardInput
+            ownsDescriptor = false
+        } else {
+            fd = try FileDescriptor.open(path, flags: O_RDONLY)
+            ownsDescriptor = true
+        }
+    }
+
+    func close() { if ownsDescriptor { fd.close() } }
+
+    /// The next path, or nil at the end of the list or when reading stopped (`failure`).
+    mutating func next() -> [UInt8]? {
+        while failure == nil {
+            // Look for a separator only in the bytes not looked at yet: linear in the list.
+            if let sep = buffer[scanned...].firstIndex(of: separator) {
+                let item = Array(buffer[start..<sep])
+                start = sep + 1
+                scanned = start
+                lineNumber += 1
+                if let bad = check(item) { failure = bad; return nil }
+                if item.isEmpty && separator == UInt8(ascii: "\n") { continue }  // a blank line
+                return item
+            }
+            scanned = buffer.count
+            if buffer.count - start > FilesFromSource.maxLine {
+                failure = "line \(lineNumber + 1) is longer than \(FilesFromSource.maxLine) bytes: not a path (use -0 for NUL-separated lists)"
+                return nil
+            }
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                let item = Array(buffer[start...])
+                start = buffer.count
+                lineNumber += 1
+                if let bad = check(item) { failure = bad; return nil }
+                return item
+            }
+            if start > 0 {
+                buffer.removeFirst(start)
+                scanned -= start
+                start = 0
+            }
+            let old = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: 65536))
+            let n: Int
+            do throws(Errno) {
+                n = try buffer.withMutableBytes { (raw) throws(Errno) -> Int in
+                    try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[old...]))
+                }
+            } catch {
+                buffer.removeLast(65536)
+                failure = "cannot read: \(error)"
+                return nil
+            }
+            buffer.removeLast(65536 - n)
+            if n == 0 { atEnd = true }
+        }
+        return nil
+    }
+
+    private func check(_ item: [UInt8]) -> String? {
+        if separator == UInt8(ascii: "\n"), item.contains(0) {
+            return "line \(lineNumber) holds a NUL byte: a NUL-separated list needs -0"
+        }
+        if separator == 0, item.isEmpty {
+            return "entry \(lineNumber) is empty: a NUL-separated list has no empty paths"
+        }
+        return nil
+    }
+}
+
+/// Walks operands and `--files-from` paths. Iterate on one thread; entries may go to others.
+public final class Walker {
+    public enum Step {
+        case entry(WalkEntry)
+        /// The work in flight holds too many directories open: finish some, then step again.
+        case blocked
+        case end
+    }
+
+    private struct Frame {
+        let handle: DirectoryHandle
+        let listing: DirectoryListing
+        var index = 0
+        /// The path buffer's length for this directory, with its trailing slash.
+        let pathLength: Int
+        /// Where the part relative to the operand starts in the path buffer.
+        let relativeStart: Int
+        let device: UInt64
+        let inode: UInt64
+        let depth: Int
+        let operandDevice: UInt64
+    }
+
+    private struct Identity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    public let options: WalkOptions
+    private let operands: [[UInt8]]
+    private var operandIndex = 0
+    private var filesFrom: FilesFromSource?
+    private var stack: [Frame] = []
+    private var path: [UInt8] = []
+    private var visited: Set<Identity> = []
+    private let counter = HandleCounter()
+    /// A directory whose opening waits for handles to be released.
+    private var pendingDirectory: (name: [UInt8], parent: DirectoryHandle?, origin: WalkEntry.Origin, follow: Bool,
+                                   depth: Int, relativeStart: Int, operandDevice: UInt64?)?
+
+    public init(operands: [[UInt8]], filesFrom: FilesFromSource? = nil, options: WalkOptions = WalkOptions()) {
+        self.operands = operands
+        self.filesFrom = filesFrom
+        self.options = options
+    }
+
+    deinit { filesFrom?.close() }
+
+    /// Why reading `--files-from` stopped early, if it did.
+    public var filesFromFailure: String? { filesFrom?.failure }
+
+    /// Directory handles open now (the walk's and those held by entries in flight).
+    public var openDirectories: Int { counter.live.load(ordering: .relaxed) }
+
+    public func step() -> Step {
+        while true {
+            if let pending = pendingDirectory {
+                if openDirectories >= options.directoryBudget {
+                    if openDirectories > stack.count { return .blocked }
+                    pendingDirectory = nil
+                    return .entry(WalkEntry(path: path, parent: pending.parent, name: pending.name, kind: .directory,
+                                            origin: pending.origin, followSymlinks: pending.follow,
+                                            error: .tooDeep(limit: options.directoryBudget), depth: pending.depth))
+                }
+                pendingDirectory = nil
+                if let entry = enter(pending.name, parent: pending.parent, origin: pending.origin, follow: pending.follow,
+                                     depth: pending.depth, relativeStart: pending.relativeStart,
+                                     operandDevice: pending.operandDevice) {
+                    return .entry(entry)
+                }
+                continue
+            }
+            guard let top = stack.indices.last else {
+                guard let (item, origin) = nextTopLevel() else { return .end }
+                if let entry = visitTopLevel(item, origin: origin) { return .entry(entry) }
+                continue
+            }
+            if stack[top].index == stack[top].listing.count {
+                stack.removeLast()
+                continue
+            }
+            let i = stack[top].index
+            stack[top].index += 1
+            if let entry = visitChild(i, in: stack[top]) { return .entry(entry) }
+        }
+    }
+
+    private func nextTopLevel() -> ([UInt8], WalkEntry.Origin)? {
+        if operandIndex < operands.count {
+            defer { operandIndex += 1 }
+            return (operands[operandIndex], .operand)
+        }
+        if let item = filesFrom?.next() { return (item, .filesFrom) }
+        return nil
+    }
+
+    private func visitTopLevel(_ item: [UInt8], origin: WalkEntry.Origin) -> WalkEntry? {
+        path = item
+        if options.dashIsStandardInput && origin == .operand && item == [UInt8(ascii: "-")] {
+            return WalkEntry(path: item, parent: nil, name: item, kind: .standardInput, origin: origin, followSymlinks: true)
+        }
+        let status: FileStatus
+        do throws(Errno) {
+            status = try FileDescriptor.currentDirectory.status(of: item, followSymlink: true)
+        } catch {
+            // A dangling symbolic link is not "no such file".
+            var error = WalkError.system(error)
+            if error.isNotFound, let target = Walker.linkTarget(.currentDirectory, item) { error = .brokenSymlink(target: target) }
+            return WalkEntry(path: item, parent: nil, name: item, kind: .unknown, origin: origin, followSymlinks: true, error: error)
+        }
+        if status.kind == .directory {
+            if origin == .filesFrom && !options.walkListedDirectories {
+                return WalkEntry(path: item, parent: nil, name: item, kind: .directory, origin: origin, followSymlinks: true)
+            }
+            let relativeStart = item.last == UInt8(ascii: "/") ? item.count : item.count + 1
+            pendingDirectory = (item, nil, origin, true, 0, relativeStart, nil)
+            return nil
+        }
+        return WalkEntry(path: item, parent: nil, name: item, kind: status.kind, origin: origin, followSymlinks: true)
+    }
+
+    private func visitChild(_ i: Int, in frame: Frame) -> WalkEntry? {
+        let listing = frame.listing
+        if !options.includeHidden && listing.isHidden(i) { return nil }
+        let name = listing.name(i)
+        path.removeSubrange(frame.pathLength...)
+        path.append(contentsOf: name)
+        if isExcluded(name: name, relativeStart: frame.relativeStart) { return nil }
+        let depth = frame.depth + 1
+        var kind = FileKind(directoryEntryType: listing.items[i].type)
+        if kind == nil || (kind == .symlink && options.followSymlinks) {
+            do throws(Errno) {
+                kind = try frame.handle.fd.status(of: name, followSymlink: options.followSymlinks).kind
+            } catch {
+                var walkError = WalkError.system(error)
+                if error == .notFound, options.followSymlinks, let target = Walker.linkTarget(frame.handle.fd, name) {
+                    walkError = .brokenSymlink(target: target)
+                }
+                return WalkEntry(path: path, parent: frame.handle, name: name, kind: kind ?? .unknown, origin: .tree,
+                                 followSymlinks: options.followSymlinks, error: walkError, depth: depth)
+            }
+        }
+        switch kind! {
+        case .symlink:
+            return nil  // not following: skipped
+        case .directory:
+            if let max = options.maxDepth, depth >= max { return nil }
+            pendingDirectory = (name, frame.handle, .tree, options.followSymlinks, depth, frame.relativeStart, frame.operandDevice)
+            return nil
+        default:
+            if let max = options.maxDepth, depth > max { return nil }
+            return WalkEntry(path: path, parent: frame.handle, name: name, kind: kind!, origin: .tree,
+                             followSymlinks: options.followSymlinks, depth: depth)
+        }
+    }
+
+    /// Opens and lists a directory, pushing a frame; returns an entry to yield (an error, a
+    /// skipped file system), or nil.
+    private func enter(_ name: [UInt8], parent: DirectoryHandle?, origin: WalkEntry.Origin, follow: Bool, depth: Int,
+                       relativeStart: Int, operandDevice: UInt64?) -> WalkEntry? {
+        func failure(_ error: WalkError) -> WalkEntry {
+            WalkEntry(path: path, parent: parent, name: name, kind: .directory, origin: origin, followSymlinks: follow,
+                      error: error, depth: depth)
+        }
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.openDirectory(name, relativeTo: parent?.fd ?? .currentDirectory, followSymlink: follow)
+        } catch {
+            return failure(.system(error))
+        }
+        let handle = DirectoryHandle(fd: fd, counter: counter)
+        let status: FileStatus
+        do throws(Errno) { status = try fd.status() } catch { return failure(.system(error)) }
+        let identity = Identity(device: status.device, inode: status.inode)
+        if options.followSymlinks {
+            if stack.contains(where: { $0.device == identity.device && $0.inode == identity.inode }) { return failure(.loop) }
+            if !visited.insert(identity).inserted { return nil }  // reached before by another route
+        }
+        if let operandDevice, options.oneFileSystem, status.device != operandDevice { return nil }
+        let parentDevice = stack.last?.device
+        if !options.includePseudoFilesystems, parentDevice != status.device, let kind = PseudoFilesystem.kind(of: fd) {
+            return WalkEntry(path: path, parent: parent, name: name, kind: .directory, origin: origin, followSymlinks: follow,
+                             error: nil, depth: depth, skippedFilesystem: kind)
+        }
+        let listing: DirectoryListing
+        do throws(Errno) { listing = try DirectoryListing(fd) } catch { return failure(.system(error)) }
+        if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
+        stack.append(Frame(handle: handle, listing: listing, pathLength: path.count, relativeStart: relativeStart,
+                           device: status.device, inode: status.inode, depth: depth,
+                           operandDevice: operandDevice ?? status.device))
+        return nil
+    }
+
+    private func isExcluded(name: [UInt8], relativeStart: Int) -> Bool {
+        guard !options.excludes.isEmpty else { return false }
+        for pattern in options.excludes {
+            if pattern.contains(UInt8(ascii: "/")) {
+                let relative = Array(path[Swift.min(relativeStart, path.count)...])
+                if Glob.matches(pattern, relative, pathname: true) { return true }
+            } else if Glob.matches(pattern, name, pathname: false) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Where a symbolic link points, or nil when `name` is not one.
+    static func linkTarget(_ directory: FileDescriptor, _ name: [UInt8]) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
+        let n = Path.withCString(name) { p in
+            buffer.withUnsafeMutableBufferPointer { b in
+                b.withMemoryRebound(to: CChar.self) { readlinkat(directory.rawValue, p, $0.baseAddress!, $0.count) }
+            }
+        }
+        return n > 0 ? Array(buffer[..<n]) : nil
+    }
+}
+
+extension Walker: IteratorProtocol, Sequence {
+    /// The next entry, for callers that finish with each entry before asking for the next (so
+    /// the walk is never blocked by work in flight).
+    public func next() -> WalkEntry? {
+        while true {
+            switch step() {
+            case .entry(let entry): return entry
+            case .end: return nil
+            case .blocked: continue
+            }
+        }
+    }
+}
+
+/// Shell patterns on bytes (`fnmatch` in the C locale).
+public enum Glob {
+    public static func matches(_ pattern: [UInt8], _ subject: [UInt8], pathname: Bool) -> Bool {
+        Path.withCString(pattern) { p in
+            Path.withCString(subject) { s in fnmatch(p, s, pathname ? FNM_PATHNAME : 0) == 0 }
+        }
+    }
+}
+
+/// File systems whose files are the kernel's state rather than data: reading them can be endless
+/// (`/proc/kmsg`) or have effects.
+public enum PseudoFilesystem {
+    /// The file system's name when `fd` is on a pseudo-filesystem, else nil.
+    public static func kind(of fd: FileDescriptor) -> String? {
+        #if os(Linux)
+        var type: UInt64 = 0
+        guard imgsniff_filesystem_type(fd.rawValue, &type) == 0 else { return nil }
+        switch type {
+        case 0x9FA0: return "proc"
+        case 0x6265_6572: return "sysfs"
+        case 0x6462_6720: return "debugfs"
+        case 0x7472_6163: return "tracefs"
+        case 0x0027_E0EB: return "cgroup"
+        case 0x6367_7270: return "cgroup2"
+        case 0x7363_6673: return "securityfs"
+        case 0xCAFE_4A11: return "bpf"
+        case 0x6165_676C: return "pstore"
+        case 0x6265_6570: return "configfs"
+        case 0x1CD1: return "devpts"
+        case 0x6573_5543: return "fusectl"
+        case 0x1980_0202: return "mqueue"
+        case 0x4249_4E4D: return "binfmt_misc"
+        case 0xF97C_FF8C: return "selinuxfs"
+        case 0xDE5E_81E4: return "efivarfs"
+        default: return nil
+        }
+        #else
+        return nil
+        #endif
+    }
+}

@@ -1,0 +1,73 @@
+import Testing
+import Synchronization
+@testable import IMGSniffKit
+
+@Suite("Ordered pool")
+struct PoolTests {
+    /// Jobs of uneven cost come back in the order they were made, on any number of threads.
+    @Test(arguments: [0, 1, 3, 7])
+    func resultsComeBackInOrder(threads: Int) {
+        var next = 0
+        var seen: [Int] = []
+        let started = OrderedPool.run(
+            threads: threads, window: 8,
+            makeWorker: { { (job: Int) -> Int in
+                // Uneven work so that later jobs often finish first.
+                var x = 0
+                for i in 0..<((job % 7) * 2000) { x &+= i }
+                return job + (x == -1 ? 1 : 0)
+            } },
+            next: {
+                guard next < 2000 else { return .end }
+                defer { next += 1 }
+                return .job(next)
+            },
+            consume: { seen.append($0); return true })
+        #expect(started == threads)
+        #expect(seen == Array(0..<2000))
+    }
+
+    /// A consumer that stops early stops the run; every worker thread has ended when it returns.
+    @Test func stoppingEarly() {
+        let live = Atomic<Int>(0)
+        var next = 0
+        var seen = 0
+        OrderedPool.run(
+            threads: 4, window: 4,
+            makeWorker: {
+                live.add(1, ordering: .relaxed)
+                return { (job: Int) -> Int in job }
+            },
+            next: {
+                defer { next += 1 }
+                return .job(next)
+            },
+            consume: { _ in seen += 1; return seen < 50 })
+        #expect(seen == 50)
+        #expect(live.load(ordering: .relaxed) == 5, "four threads and the caller made workers")
+    }
+
+    /// `.blocked` waits for the work in flight, then goes on.
+    @Test func blockedInputWaitsForWorkInFlight() {
+        let inFlight = Atomic<Int>(0)
+        var next = 0
+        var results: [Int] = []
+        OrderedPool.run(
+            threads: 2, window: 16,
+            makeWorker: { { (job: Int) -> Int in
+                usleep(200)
+                inFlight.subtract(1, ordering: .relaxed)
+                return job
+            } },
+            next: {
+                guard next < 100 else { return .end }
+                // At most three jobs out at once, whatever the window.
+                if inFlight.load(ordering: .relaxed) >= 3 { return .blocked }
+                inFlight.add(1, ordering: .relaxed)
+                defer { next += 1 }
+                return .job(next)
+            },
+            consume: { results.append($0); return true })
+        #expect(results == Array(0..<100))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import ImageSniff
+import TestSupport
+@testable import IMGSniffKit
+
+@Suite("Rename rules and journal, in process")
+struct RenameLogicTests {
+    private func decide(_ name: String, _ type: ImageType, _ confidence: Detection.Confidence = .conclusive,
+                        fix: Bool = false, allTypes: Bool = false) -> RenameDisposition {
+        var policy = RenamePolicy()
+        policy.fix = fix
+        policy.allTypes = allTypes
+        return RenameRules.decide(name: Array(name.utf8), detection: Detection(type: type, confidence: confidence), policy: policy)
+    }
+
+    @Test func rules() {
+        #expect(decide("a", .png) == .rename(to: Array("a.png".utf8), reason: .noExtension, suffixed: false))
+        #expect(decide("a.JPG", .jpeg) == .keep(.extensionFits("JPG")))
+        #expect(decide("a.tif", .nef) == .keep(.extensionFits("tif")), "a family's extension fits its members")
+        #expect(decide("a.nef", .tiff, .family) == .keep(.extensionFits("nef")))
+        #expect(decide("a", .tiff, .family) == .rename(to: Array("a.tiff".utf8), reason: .noExtension, suffixed: false))
+        #expect(decide("notes.md", .plainText, .likely, allTypes: true) == .keep(.unknownExtension("md")))
+        #expect(decide("app.jar", .zip, allTypes: true) == .keep(.unknownExtension("jar")))
+        #expect(decide("x.backup", .png) == .keep(.unknownExtension("backup")))
+        #expect(decide("x.backup", .png, fix: true) == .rename(to: Array("x.png".utf8), reason: .unknownExtension("backup"), suffixed: false))
+        #expect(decide("Makefile", .plainText, .likely) == .keep(.notAnImage))
+        #expect(decide("song", .mp3) == .keep(.notAnImage))
+        #expect(decide("song", .mp3, allTypes: true) == .rename(to: Array("song.mp3".utf8), reason: .noExtension, suffixed: false))
+        #expect(decide("t", .tga, .likely) == .keep(.notSure(.likely)))
+        #expect(decide("photo.tiff", .jpeg) == .keep(.wrongExtension("tiff", names: .tiff)))
+        #expect(decide("report.2024", .jpeg) == .rename(to: Array("report.2024.jpg".utf8), reason: .noExtension, suffixed: false))
+        #expect(decide("x", .data, .unknown) == .keep(.unknownContent))
+    }
+
+    @Test func journalRoundTripAndResync() throws {
+        let dir = try Trees.scratch("journal")
+        defer { Trees.remove(dir) }
+        let path = Array(dir.appendingPathComponent("j.jsonl").path.utf8)
+        let status = try FileDescriptor.currentDirectory.status(of: Array(dir.path.utf8), followSymlink: true)
+        let header = JournalHeader(roots: [Array(dir.path.utf8)], argv: ["imgsniff", "rename"])
+        let writer = try JournalWriter(path: path, header: header)
+        let entries = (1...3).map { JournalEntry(n: $0, directory: Array(dir.path.utf8) + [0xFF], from: Array("f\($0)".utf8), to: Array("f\($0).png".utf8), file: status) }
+        try writer.append(entries.map { $0.encoded() }, sync: true)
+        try writer.done([1, 2])
+        // A torn line glued to the next record.
+        let torn = entries[2].encoded()
+        try writer.append([Array(torn.prefix(30)) + JournalEntry(n: 4, directory: Array(dir.path.utf8), from: Array("g".utf8), to: Array("g.png".utf8), file: status).encoded()], sync: false)
+        let read = try JournalContents(path: path)
+        #expect(read.header.roots == [Array(dir.path.utf8)])
+        #expect(read.entries.map(\.n) == [1, 2, 3, 4])
+        #expect(read.entries[0] == entries[0], "non-UTF-8 directory bytes survive")
+        #expect(read.done == [1, 2])
+        #expect(read.damagedLines == [7])
+        // Refused: writable by others; not a journal.
+        chmod(dir.appendingPathComponent("j.jsonl").path, 0o620)
+        #expect(throws: JournalError.self) { try JournalContents(path: path) }
+        try "{\"n\":1}\n".write(to: dir.appendingPathComponent("other"), atomically: false, encoding: .utf8)
+        chmod(dir.appendingPathComponent("other").path, 0o600)
+        #expect(throws: JournalError.self) { try JournalContents(path: Array(dir.appendingPathComponent("other").path.utf8)) }
+    }
+}

@@ -1,0 +1,46 @@
+import Testing
+@testable import IMGSniffKit
+
+@Suite("JSON, base64, paths, tables")
+struct TextTests {
+    @Test func jsonRoundTrip() throws {
+        let text = #"{"a":[1,-2.5e3,true,false,null],"b":"q\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00","c":{}}"#
+        let value = try JSONParser.parse(Array(text.utf8))
+        #expect(value["a"]?.array?.count == 5)
+        #expect(value["b"]?.string == "q\"\\/\u{8}\u{C}\n\r\té😀")
+        var out: [UInt8] = []
+        JSON.appendString(value["b"]!.string!, to: &out)
+        #expect(try JSONParser.parse(out).string == value["b"]?.string)
+        #expect(value["a"]?.array?.first?.uint64 == 1)
+        #expect(try JSONParser.parse(Array("18446744073709551615".utf8)).uint64 == UInt64.max)
+        for bad in ["{", "[1,]", "{\"a\" 1}", "\"\\ud800\"", "01x", "{\"a\":1} x", String(repeating: "[", count: 100)] {
+            #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(bad.utf8)) }
+        }
+    }
+
+    @Test func base64RoundTrip() {
+        for n in 0..<20 {
+            let bytes = (0..<n).map { UInt8(truncatingIfNeeded: $0 * 37 + 250) }
+            #expect(Base64.decode(Base64.encodeToString(bytes)) == bytes)
+        }
+        #expect(Base64.encodeToString(Array("foobar".utf8)) == "Zm9vYmFy")
+        #expect(Base64.decode("Zm9v!") == nil)
+    }
+
+    @Test func pathDisplayIsLossless() {
+        #expect(Path.display(Array("plain/é".utf8)) == "plain/é")
+        #expect(Path.display(Array("bad-".utf8) + [0xFF, 0xFE] + Array("%name".utf8)) == "bad-%FF%FE%25name")
+        #expect(Path.fileExtension(Array("a/b.JPG".utf8)) == "JPG")
+        #expect(Path.fileExtension(Array(".hidden".utf8)) == nil)
+        #expect(Path.split(Array("/a".utf8)) == (Array("/".utf8), Array("a".utf8)))
+    }
+
+    @Test func tableFitsTheWidth() {
+        var table = TextTable(header: ["PATH", "TYPE"], flexibleColumn: 0)
+        table.append([String(repeating: "p", count: 100), "PNG image"])
+        let lines = table.render(width: 40).split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 40 })
+        #expect(lines[1].contains("…"))
+        #expect(TextTable.truncatingMiddle("abcdefghij", to: 5) == "ab…ij")
+    }
+}
