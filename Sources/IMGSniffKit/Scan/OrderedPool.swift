@@ -52,7 +52,7 @@ public enum OrderedPool {
         let lock = ConditionLock(State<Job, Output>())
         var started = 0
         for _ in 0..<max(0, threads) {
-            lock.withLock { state, _ in state.workers += 1 }
+            lock.withLock { state in state.workers += 1 }
             let ok = Threads.spawn {
                 let work = makeWorker()
                 while true {
@@ -60,22 +60,23 @@ public enum OrderedPool {
                     do {
                         // The job is released at the end of this scope, before its result is
                         // published (a job may hold resources its producer waits for).
-                        let item = lock.withLock { (state, waiter) -> (sequence: Int, job: Job)? in
-                            while state.head == state.queue.count && !state.closed { waiter.wait() }
-                            return state.closed ? nil : state.pop()
+                        let item = lock.withLock(
+                            waitingUntil: { $0.head < $0.queue.count || $0.closed }
+                        ) { state -> (sequence: Int, job: Job)? in
+                            state.closed ? nil : state.pop()
                         }
                         guard let item else { break }
                         sequence = item.sequence
                         output = work(item.job)
                     }
-                    lock.withLock { state, _ in state.results[sequence] = output }
+                    lock.withLock { state in state.results[sequence] = output }
                     lock.broadcast()
                 }
-                lock.withLock { state, _ in state.workers -= 1 }
+                lock.withLock { state in state.workers -= 1 }
                 lock.broadcast()
             }
             if ok { started += 1 } else {
-                lock.withLock { state, _ in state.workers -= 1 }
+                lock.withLock { state in state.workers -= 1 }
                 break
             }
         }
@@ -91,7 +92,7 @@ public enum OrderedPool {
                         // No worker threads: run it now.
                         stopped = !consume(mine(job))
                     } else {
-                        lock.withLock { state, _ in state.queue.append((issued, job)) }
+                        lock.withLock { state in state.queue.append((issued, job)) }
                         lock.broadcast()
                         issued += 1
                     }
@@ -110,27 +111,24 @@ public enum OrderedPool {
                 continue
             }
             // The next result in order; run a queued job meanwhile, or wait.
-            let (output, queued) = lock.withLock { (state, waiter) -> (Output?, (sequence: Int, job: Job)?) in
-                while true {
-                    if let output = state.results.removeValue(forKey: emitted) { return (output, nil) }
-                    if let item = state.pop() { return (nil, item) }
-                    waiter.wait()
-                }
+            let (output, queued) = lock.withLock(
+                waitingUntil: { [emitted] in $0.results[emitted] != nil || $0.head < $0.queue.count }
+            ) { state -> (Output?, (sequence: Int, job: Job)?) in
+                if let output = state.results.removeValue(forKey: emitted) { return (output, nil) }
+                return (nil, state.pop())
             }
             if let output {
                 emitted += 1
                 stopped = !consume(output)
             } else if let queued {
                 let output = mine(queued.job)
-                lock.withLock { state, _ in state.results[queued.sequence] = output }
+                lock.withLock { state in state.results[queued.sequence] = output }
             }
         }
         // Stop the workers and wait for them: no thread outlives the run.
-        lock.withLock { state, _ in state.closed = true }
+        lock.withLock { state in state.closed = true }
         lock.broadcast()
-        lock.withLock { state, waiter in
-            while state.workers > 0 { waiter.wait() }
-        }
+        lock.withLock(waitingUntil: { $0.workers == 0 }) { _ in }
         return started
     }
 }

@@ -1,8 +1,14 @@
 // Threads and the one lock the command shares between them.
 
-/// A lock with a condition to wait on, guarding a value: `withLock` to change it, `wait` inside
-/// it to sleep until another thread `signal`s. The mutex and condition live on the heap at a
-/// stable address (a Swift class property must not be passed to pthread by `&`).
+/// A lock with a condition to wait on, guarding a value: `withLock` to change it,
+/// `withLock(waitingUntil:)` to sleep until the value is ready, then change it. The mutex and
+/// condition live on the heap at a stable address (a Swift class property must not be passed to
+/// pthread by `&`).
+///
+/// Waiting is done here and not by the caller's closure on purpose: a closure handed the state
+/// `inout` holds exclusive access to it, so the optimizer may read a field once and never again
+/// (`while state.count > 0 { wait() }` then sleeps forever in a release build). Each readiness
+/// check below is a fresh read of the class's property after the opaque `pthread_cond_wait`.
 ///
 /// This is the command's one `@unchecked Sendable`: the state is only reached through the
 /// mutex.
@@ -28,24 +34,30 @@ public final class ConditionLock<State>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs `body` with the state, the mutex held. `body` may call `wait()` on the `Waiter`.
-    public func withLock<R>(_ body: (inout State, Waiter) throws -> R) rethrows -> R {
+    /// Runs `body` with the state, the mutex held.
+    public func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&state, Waiter(mutex: mutex, condition: condition))
+        return try body(&state)
     }
+
+    /// Sleeps until `ready` holds for the state (checked with the mutex held, again after every
+    /// broadcast), then runs `body` with the mutex still held.
+    public func withLock<R>(
+        waitingUntil ready: (borrowing State) -> Bool, _ body: (inout State) throws -> R
+    ) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !isReady(ready) { pthread_cond_wait(condition, mutex) }
+        return try body(&state)
+    }
+
+    /// One read of the state, kept out of line so that no caller can fold it into a loop.
+    @inline(never)
+    private func isReady(_ ready: (borrowing State) -> Bool) -> Bool { ready(state) }
 
     /// Wakes every thread waiting on the condition.
     public func broadcast() { pthread_cond_broadcast(condition) }
-
-    /// Waiting inside `withLock`.
-    public struct Waiter {
-        fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        fileprivate let condition: UnsafeMutablePointer<pthread_cond_t>
-
-        /// Releases the mutex until another thread broadcasts, then takes it again.
-        public func wait() { pthread_cond_wait(condition, mutex) }
-    }
 }
 
 public enum Threads {
