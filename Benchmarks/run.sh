@@ -10,6 +10,7 @@
 #   --skip-file   leave out `file --mime-type` (the slowest: about 2-3 s a run on 20,000 files)
 #   --skip-micro  leave out the in-memory and per-file micro-benchmarks
 #   --no-build    use the binaries already built
+#   --compare BIN another imgsniff (say, a build of an earlier commit) measured in the same runs
 #
 # Environment: BENCH_TMP (default /tmp) holds the trees, /tmp/imgsniff-bench-N/, made once and
 # reused; BENCH_NICE (default 0) is the nice level of the measured commands.
@@ -24,14 +25,16 @@ RUNS=5
 SKIP_FILE=0
 SKIP_MICRO=0
 BUILD=1
+COMPARE=""
 while [ $# -gt 0 ]; do
     case "$1" in
+        --compare) COMPARE=$2; shift ;;
         --rss-check) RSS_CHECK=1; if [[ "${2:-}" =~ ^[0-9]+$ ]]; then M=$2; shift; fi ;;
         --runs) RUNS=$2; shift ;;
         --skip-file) SKIP_FILE=1 ;;
         --skip-micro) SKIP_MICRO=1 ;;
         --no-build) BUILD=0 ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         *) if [[ "$1" =~ ^[0-9]+$ ]]; then N=$1; else echo "run.sh: unknown argument $1" >&2; exit 64; fi ;;
     esac
     shift
@@ -146,6 +149,10 @@ add "floor (C, 1 thread)"                   "$RUNS" "$BENCH_BIN/floor" "$TREE"
 add "floor (C, 2 threads)"                  "$RUNS" "$BENCH_BIN/floor" --threads 2 "$TREE"
 add "imgsniff scan --format ndjson"         "$RUNS" "$IMGSNIFF" scan --format ndjson "$TREE"
 add "imgsniff scan --format ndjson --jobs 1" "$RUNS" "$IMGSNIFF" scan --format ndjson --jobs 1 "$TREE"
+if [ -n "$COMPARE" ]; then
+    add "compared: scan --format ndjson"         "$RUNS" "$COMPARE" scan --format ndjson "$TREE"
+    add "compared: scan --format ndjson --jobs 1" "$RUNS" "$COMPARE" scan --format ndjson --jobs 1 "$TREE"
+fi
 add "bench scan (in-process, 1 thread)"     "$RUNS" "$BENCH_BIN/bench" scan "$TREE"
 add "bench scan (in-process, 2 threads)"    "$RUNS" "$BENCH_BIN/bench" scan --threads 2 "$TREE"
 add "bench scan --ndjson (1 thread)"        "$RUNS" "$BENCH_BIN/bench" scan --ndjson "$TREE"
@@ -159,6 +166,11 @@ IM="imgsniff scan --format ndjson"; IM1="imgsniff scan --format ndjson --jobs 1"
 say "imgsniff / floor(1 thread)           $(r2 "$IM" "$F1")   target <= 1.5 (aim 1.0; Go mimetype ~2.5)"
 say "imgsniff --jobs 1 / floor(1 thread)  $(r2 "$IM1" "$F1")"
 say "imgsniff / floor(2 threads)          $(r2 "$IM" "$F2")"
+if [ -n "$COMPARE" ]; then
+    say "compared / floor(1 thread)           $(r2 "compared: scan --format ndjson" "$F1")"
+    say "compared --jobs 1 / floor(1 thread)  $(r2 "compared: scan --format ndjson --jobs 1" "$F1")"
+    say "imgsniff / compared                  $(r2 "$IM" "compared: scan --format ndjson")"
+fi
 say "bench scan 1 thread / floor(1)       $(r2 "bench scan (in-process, 1 thread)" "$F1")   (library alone, no CLI)"
 say "bench scan 2 threads / floor(1)      $(r2 "bench scan (in-process, 2 threads)" "$F1")"
 if [ "$SKIP_FILE" = 0 ]; then

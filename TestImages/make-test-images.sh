@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Regenerates the ImageSniff test corpus from scratch.
 #
-#   bash TestImages/make-test-images.sh
+#   bash TestImages/make-test-images.sh                      # everything
+#   bash TestImages/make-test-images.sh --only longtail regress   # just these folders
+#
+# --only FAMILY...: deletes and regenerates only the listed family folders, replaces
+# only their rows in manifest.tsv and file-report.tsv (other folders and rows are left
+# untouched), and tolerates failing source-building commands (logged in .make.log).
 #
 # Every corpus file is produced by one `make` (or `synth` / `text`) line below;
 # the helper runs the command and appends a row to manifest.tsv:
@@ -15,6 +20,20 @@ set -euo pipefail
 
 cd "$(dirname "$0")"
 ROOT=$PWD
+ONLY=()
+if [[ ${1:-} == --only ]]; then
+  shift; ONLY=("$@")
+  ((${#ONLY[@]})) || { echo "usage: $0 [--only FAMILY...]" >&2; exit 2; }
+elif (($#)); then
+  echo "usage: $0 [--only FAMILY...]" >&2; exit 2
+fi
+# selected FILE: true when FILE's family folder is being regenerated
+selected() {
+  ((${#ONLY[@]} == 0)) && return 0
+  local fam=${1%%/*} o
+  for o in "${ONLY[@]}"; do [[ $fam == "$o" ]] && return 0; done
+  return 1
+}
 MANIFEST=manifest.tsv
 LOG=$ROOT/.make.log
 FAILED=()
@@ -28,6 +47,7 @@ quote() {  # quote one word the way a reader would type it
 
 _run() {  # _run FILE ID ANIM PREFIX SUFFIX -- cmd...   (PREFIX/SUFFIX wrap "how")
   local file=$1 id=$2 anim=$3 prefix=$4 suffix=$5; shift 5
+  selected "$file" || return 0
   [[ $1 == -- ]] && shift
   local args=() tmp="" a ext
   for a in "$@"; do
@@ -57,6 +77,7 @@ make() { _run "$1" "$2" "$3" "" "" "${@:4}"; }
 synth() { _run "$1" "$2" "$3" "synthetic: $4 [" "]" "${@:5}"; }
 # text FILE IDENTIFIER 'description' <<'EOF' ... EOF   (hand-written text file)
 text() {
+  if ! selected "$1"; then cat >/dev/null; return 0; fi
   mkdir -p "$(dirname "$1")"; cat >"$1"
   printf '%s\t%s\tno\t%s\n' "$1" "$2" "hand-written text (heredoc in make-test-images.sh): $3" >>"$MANIFEST"
 }
@@ -72,13 +93,29 @@ PE=(python3 pyencode.py)
 FAMILIES=(jpeg png gif tiff bmp ico icns jpeg2000 jxl jxr webp heif psd tga pict exr hdr netpbm sgi dds
           ktx astc pvr x11 pcx qoi fits dicom svg wbmp sun dpx cineon flif bpg farbfeld xcf ora miff mng
           macpaint djvu ps raw video audio archive document text data)
-for d in "${FAMILIES[@]}"; do rm -rf "$d"; done
+FAMILIES+=(longtail appleraw lookalike regress)   # long-tail formats, Apple-only RAW ids, neighbours, regressions
 rm -rf .src "$LOG"
-printf 'file\tidentifier\tanimated\thow\n' >"$MANIFEST"
+if ((${#ONLY[@]})); then
+  for o in "${ONLY[@]}"; do
+    [[ " ${FAMILIES[*]} " == *" $o "* ]] || { echo "unknown family: $o (known: ${FAMILIES[*]})" >&2; exit 2; }
+    rm -rf "$o"
+  done
+  # keep every other family's rows; the selected families' rows are appended again below
+  if [[ -s $MANIFEST ]]; then
+    { head -n 1 "$MANIFEST"; tail -n +2 "$MANIFEST" | while IFS= read -r row; do selected "${row%%$'\t'*}" || printf '%s\n' "$row"; done; } >"$MANIFEST.tmp"
+    mv "$MANIFEST.tmp" "$MANIFEST"
+  else
+    printf 'file\tidentifier\tanimated\thow\n' >"$MANIFEST"
+  fi
+else
+  for d in "${FAMILIES[@]}"; do rm -rf "$d"; done
+  printf 'file\tidentifier\tanimated\thow\n' >"$MANIFEST"
+fi
 mkdir -p .src
 
 # ---------------------------------------------------------------- sources (not part of the corpus)
 S=.src
+((${#ONLY[@]})) && set +e   # --only: a source that cannot be built only fails the files that need it
 {
   convert rose: -resize '32x32!' -strip "${NOPNGDATE[@]}" PNG24:$S/rose.png
   convert rose: -resize '16x16!' -strip "${NOPNGDATE[@]}" PNG24:$S/rose16.png
@@ -103,7 +140,18 @@ S=.src
   "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=5:duration=0.6 -c:v jpeg2000 -pix_fmt rgb24 "${BX[@]}" -f mov $S/j2k.mov
   python3 pyencode.py astc $S/rose.png $S/rose.astcblocks 4 4
   convert $S/rose.png -resize 16x16 "${NOPNGDATE[@]}" PNG:$S/thumb16.png
+  # sources for the longtail / lookalike / regress families
+  convert $S/rose.png TGA:$S/rose.tga
+  convert -size 1x1 xc:'#c03030' -strip "${NOPNGDATE[@]}" PNG24:$S/one.png
+  convert -size 33x33 gradient:red-blue -strip "${NOPNGDATE[@]}" PNG24:$S/g33.png
+  convert -size 64x64 xc:gray -seed 1 +noise Random -strip "${NOPNGDATE[@]}" PNG24:$S/noise1.png
+  convert -size 64x64 xc:gray -seed 2 +noise Random -strip "${NOPNGDATE[@]}" PNG24:$S/noise2.png
+  printf '%s\n' '<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32">' \
+    '<rect x="2" y="2" width="28" height="28" fill="#c33"/><circle cx="16" cy="16" r="8" fill="navy"/></svg>' >$S/vector.svg
+  printf '%s\n' '%!PS-Adobe-3.0' '%%BoundingBox: 0 0 32 32' 'newpath 2 2 moveto 30 2 lineto 16 30 lineto closepath' \
+    '0.8 0.2 0.2 setrgbcolor fill' 'newpath 16 12 6 0 360 arc 0 0 0.5 setrgbcolor fill' 'showpage' >$S/vector.ps
 } >>"$LOG" 2>&1
+set -e
 
 # ================================================================ JPEG family
 make jpeg/baseline                 public.jpeg no -- convert $S/rose.png -strip -quality 85 JPEG:@OUT@
@@ -123,8 +171,14 @@ make jpeg/ffmpeg-mjpeg             public.jpeg no -- "${FF[@]}" -i $S/rose.png -
 make jpeg/lossless-ffmpeg-ljpeg    public.jpeg no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v ljpeg -pix_fmt bgr24 "${BX[@]}" -f image2 -update 1 @OUT@
 make jpeg/lossless-imagecodecs-sof3 public.jpeg no -- "${PE[@]}" ic ljpeg $S/gray.png @OUT@
 make jpeg/lossless-libjpeg-turbo   public.jpeg no -- "${PE[@]}" ic jpeg8 $S/rose.png @OUT@ lossless=True
-make jpeg/mpo-pillow               public.mpo-image no -- "${PE[@]}" pilall @OUT@ MPO $S/f1.png $S/f2.png
-make jpeg/mpo-pillow-3frames       public.mpo-image no -- "${PE[@]}" pilall @OUT@ MPO $S/f1.png $S/f2.png $S/f3.png quality=70
+# Pillow's MPO writer marks the frames after the first "undefined" (type 0x000000), as gain-map
+# JPEGs do: by CIPA DC-007 these are JPEGs with extra images, not multi-frame MPOs.
+make jpeg/mpf-pillow-undefined     public.jpeg no -- "${PE[@]}" pilall @OUT@ MPO $S/f1.png $S/f2.png
+make jpeg/mpf-pillow-3frames-undefined public.jpeg no -- "${PE[@]}" pilall @OUT@ MPO $S/f1.png $S/f2.png $S/f3.png quality=70
+# Multi-frame MPOs (type 0x02xxxx), as stereo and panorama cameras write them: no writer here, so
+# Pillow's output with its entries' types set by the spec.
+synth jpeg/mpo-stereo-disparity    public.mpo-image no 'Pillow MPO (two frames) with MPEntry attributes set to 0x20020002 and 0x00020002 (multi-frame, disparity: a stereo pair as the Fujifilm W3 writes it)' -- bash -c "python3 pyencode.py pilall $S/mpo-pair.jpg MPO $S/f1.png $S/f2.png && python3 synthesize.py mpf-types @OUT@ $S/mpo-pair.jpg 0x20020002 0x00020002"
+synth jpeg/mpo-panorama-3frames    public.mpo-image no 'Pillow MPO (three frames) with MPEntry attributes set to 0x20020001, 0x00020001, 0x00020001 (multi-frame, panorama)' -- bash -c "python3 pyencode.py pilall $S/mpo-three.jpg MPO $S/f1.png $S/f2.png $S/f3.png quality=70 && python3 synthesize.py mpf-types @OUT@ $S/mpo-three.jpg 0x20020001 0x00020001 0x00020001"
 make jpeg/jpegls-charls            org.jpeg.jpeg-ls no -- "${PE[@]}" ic jpegls $S/rose.png @OUT@
 make jpeg/jpegls-charls-gray       org.jpeg.jpeg-ls no -- "${PE[@]}" ic jpegls $S/gray.png @OUT@ level=2
 make jpeg/jpegls-ffmpeg            org.jpeg.jpeg-ls no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v jpegls "${BX[@]}" -f image2 -update 1 @OUT@
@@ -561,15 +615,139 @@ make data/empty-ish-1-byte         public.data no -- bash -c "printf '\\377' > @
 make data/truncated-png-signature  public.data no -- bash -c "head -c 6 png/rgb8 > @OUT@"
 make data/truncated-jpeg-soi       public.data no -- bash -c "head -c 2 jpeg/baseline > @OUT@"
 
+# ================================================================ Long tail: raster formats libmagic 5.44, shared-mime-info, Pillow or ImageMagick know by content
+LO=(soffice -env:UserInstallation=file:///tmp/imagesniff-lo-profile --headless)
+synth longtail/alias-pix-24bit     com.alias.pix-image no 'Alias/Wavefront PIX: 10-byte BE header (16x16, offsets 0, 24 bpp) + per-row RLE packets count,B,G,R; no encoder here (ImageMagick PIX is read-only)' -- "${SY[@]}" alias-pix @OUT@
+make longtail/blp1-pillow          com.blizzard.blp no -- "${PE[@]}" pil $S/rose.png @OUT@ BLP mode=P blp_version=BLP1
+make longtail/blp2-pillow          com.blizzard.blp no -- "${PE[@]}" pil $S/rose.png @OUT@ BLP mode=P blp_version=BLP2
+make longtail/ilbm-ppmtoilbm       com.ea.iff-ilbm no -- bash -c "ppmtoilbm $S/rose.ppm 2>/dev/null > @OUT@"
+make longtail/ilbm-24bit-deep      com.ea.iff-ilbm no -- bash -c "ppmtoilbm -24force $S/rose.ppm 2>/dev/null > @OUT@"
+make longtail/ilbm-ham6            com.ea.iff-ilbm no -- bash -c "ppmtoilbm -hamforce $S/rose.ppm 2>/dev/null > @OUT@"
+synth longtail/iff-pbm-deluxepaint com.ea.iff-pbm no 'IFF FORM "PBM " (Deluxe Paint chunky): BMHD 16x16 8 planes, CMAP 256, BODY one byte per pixel (checked with ilbmtoppm)' -- "${SY[@]}" iff-pbm @OUT@
+synth longtail/iff-anim-2frames    com.ea.iff-anim yes 'IFF FORM ANIM holding two FORM ILBM frames: the real ppmtoilbm file, and a copy with an ANHD chunk (full-frame operation 0)' -- "${SY[@]}" iff-anim @OUT@ longtail/ilbm-ppmtoilbm
+make longtail/im-pillow            com.pythonware.im no -- "${PE[@]}" pil $S/rose.png @OUT@ IM
+make longtail/im-pillow-gray       com.pythonware.im no -- "${PE[@]}" pil $S/gray.png @OUT@ IM mode=L
+make longtail/jbig-pbmtojbg        org.jpeg.jbig no -- pbmtojbg $S/rose.pbm @OUT@
+make longtail/jbig-pbmtojbg85      org.jpeg.jbig no -- pbmtojbg85 $S/rose.pbm @OUT@
+make longtail/jbig-imagemagick     org.jpeg.jbig no -- convert $S/rose.pbm JBIG:@OUT@
+synth longtail/jbig2-file          org.jpeg.jbig2 no 'JBIG2 file (T.88 Annex D): 97 "JB2" 0D 0A 1A 0A, sequential, 1 page; page info 16x16, MMR generic region (all white), end of page, end of file (decodes with jbig2dec)' -- "${SY[@]}" jbig2 @OUT@
+make longtail/msp1-pillow          com.microsoft.msp no -- "${PE[@]}" pil $S/rose.png @OUT@ MSP "mode='1'"
+synth longtail/msp2-rle            com.microsoft.msp no 'MSP 2.0: "LinS" header 32x32 with checksum, scan-line map, RLE rows (opens in Pillow)' -- "${SY[@]}" msp2 @OUT@
+make longtail/mtv-imagemagick      org.brainwagon.mtv no -- convert $S/rose.png MTV:@OUT@
+make longtail/otb-imagemagick      com.nokia.otb no -- convert $S/rose.pbm OTB:@OUT@
+make longtail/nokia-ngg-pbmtonokia com.nokia.ngg no -- bash -c "pbmtonokia -fmt NGG $S/rose.pbm > @OUT@"
+make longtail/nokia-nol-pbmtonokia com.nokia.nol no -- bash -c "pbmtonokia -fmt NOL $S/rose.pbm > @OUT@"
+make longtail/palm-pnmtopalm-16bit com.palm.bitmap no -- bash -c "pnmtopalm -depth 16 $S/rose.ppm 2>/dev/null > @OUT@"
+make longtail/palm-pnmtopalm-gray4 com.palm.bitmap no -- bash -c "pnmtopalm -depth 4 $S/rose.pgm 2>/dev/null > @OUT@"
+make longtail/palm-imagemagick     com.palm.bitmap no -- convert $S/rose.png PALM:@OUT@
+make longtail/palm-pillow          com.palm.bitmap no -- "${PE[@]}" pil $S/rose.png @OUT@ PALM mode=P
+make longtail/palm-pdb-imagemagick com.palm.imageviewer-pdb no -- convert $S/rose.png PDB:@OUT@
+make longtail/palm-pdb-pamtopdbimg com.palm.imageviewer-pdb no -- bash -c "pamtopdbimg $S/rose.pgm 2>/dev/null > @OUT@"
+make longtail/pgx-imagemagick      org.jpeg.pgx no -- convert $S/rose.pgm PGX:@OUT@
+make longtail/pgx-openjpeg         org.jpeg.pgx no -- bash -c "opj_compress -i $S/rose.pgm -o $S/pgx.j2k >/dev/null && opj_decompress -i $S/pgx.j2k -o $S/pgx.pgx >/dev/null && mv $S/pgx_0.pgx @OUT@"
+make longtail/utah-rle-pnmtorle    edu.utah.rle no -- bash -c "pnmtorle $S/rose.ppm > @OUT@"
+make longtail/utah-rle-gray        edu.utah.rle no -- bash -c "pnmtorle $S/rose.pgm > @OUT@"
+make longtail/viff-imagemagick     com.khoral.viff no -- convert $S/rose.png VIFF:@OUT@
+make longtail/viff-imagemagick-gray com.khoral.viff no -- convert $S/rose.pgm VIFF:@OUT@
+make longtail/vips-libvips         org.libvips.vips no -- vips copy $S/rose.png @OUT.v@
+make longtail/vips-imagemagick     org.libvips.vips no -- convert $S/rose.png VIPS:@OUT@
+synth longtail/flc-2frames         com.autodesk.flic yes 'FLC: 128-byte header magic 0xAF12 32x32x8, 2 frames of COLOR_256 + BYTE_RUN chunks (opens in Pillow)' -- "${SY[@]}" flic @OUT@ flc 2
+synth longtail/fli-320x200         com.autodesk.flic yes 'FLI: 128-byte header magic 0xAF11 320x200x8, speed in 1/70 s, 2 frames of COLOR_64 + BYTE_RUN chunks (opens in Pillow)' -- "${SY[@]}" flic @OUT@ fli 2
+synth longtail/flashpix-header     com.kodak.flashpix-image no 'FlashPix: OLE2 compound file, root CLSID 56616700-C154-11CE-8553-00AA00A1F95B, storage "Data Object Store 000001" with the Image Contents property set (32x32) and SummaryInformation; no resolution/tile streams (no FlashPix writer here)' -- "${SY[@]}" fpx @OUT@
+make longtail/wmf-placeable-libreoffice com.microsoft.wmf no -- bash -c "rm -rf $S/lo && ${LO[*]} --convert-to wmf --outdir $S/lo $S/vector.svg >/dev/null 2>&1 && mv $S/lo/vector.wmf @OUT@"
+make longtail/wmf-plain-libreoffice-minus-apm com.microsoft.wmf no -- bash -c "tail -c +23 longtail/wmf-placeable-libreoffice > @OUT@"
+make longtail/emf-libreoffice      com.microsoft.emf no -- bash -c "rm -rf $S/lo && ${LO[*]} --convert-to emf --outdir $S/lo $S/vector.svg >/dev/null 2>&1 && mv $S/lo/vector.emf @OUT@"
+make longtail/emf-pstoedit-libemf  com.microsoft.emf no -- pstoedit -q -f emf $S/vector.ps @OUT@
+synth longtail/gimp-gbr-v2-gray    org.gimp.gbr no 'GIMP brush v2: header 28+name, 16x16, 1 byte/pixel, "GIMP" at 20, spacing 25 (opens in Pillow)' -- "${SY[@]}" gbr @OUT@ 2 1
+synth longtail/gimp-gbr-v2-rgba    org.gimp.gbr no 'GIMP brush v2: 16x16 RGBA (4 bytes/pixel), "GIMP" at 20 (opens in Pillow)' -- "${SY[@]}" gbr @OUT@ 2 4
+synth longtail/gimp-gbr-v1-nomagic org.gimp.gbr no 'GIMP brush v1: header 20+name, no magic, 16x16 gray (opens in Pillow)' -- "${SY[@]}" gbr @OUT@ 1 1
+synth longtail/gimp-pat            org.gimp.pat no 'GIMP pattern: header 24+name, version 1, 16x16 RGB, "GPAT" at 20' -- "${SY[@]}" pat @OUT@
+synth longtail/gimp-gih-2brushes   org.gimp.gih yes 'GIMP image hose: name line, parameter line (2 cells), then the two v2 brushes above' -- "${SY[@]}" gih @OUT@ longtail/gimp-gbr-v2-gray longtail/gimp-gbr-v2-rgba
+make longtail/xv-thumbnail-pamtoxvmini com.trilon.xv-thumbnail no -- bash -c "pamtoxvmini $S/rose.ppm > @OUT@"
+make longtail/photocd-imagemagick-first12k com.kodak.photocd no -- bash -c "convert $S/rose.png PCD:$S/rose.pcd && head -c 12288 $S/rose.pcd > @OUT@"
+synth longtail/pixar-pxr           com.pixar.pxr no 'Pixar PIC: magic 80 E8 00 00, header to 1024 (height 416, width 418, 14/2 = 8-bit RGB at 424), 16x16 RGB (opens in Pillow)' -- "${SY[@]}" pixar @OUT@
+make longtail/spider-pillow        org.wadsworth.spider no -- "${PE[@]}" pil $S/gray.png @OUT@ SPIDER mode=F
+synth longtail/quake2-wal          com.idsoftware.wal no 'Quake II WAL: 100-byte header (name, 16x16, 4 mip offsets from 100, next name, flags), 4 mip levels (opens with PIL.WalImageFile)' -- "${SY[@]}" wal @OUT@
+synth longtail/mcidas-area         edu.wisc.ssec.mcidas-area no 'McIDAS AREA: 64-word BE directory (0, 4, sensor 70, date, 16 lines x 16 elements, 1 byte, 1 band, data at 256), 8-bit data (opens in Pillow)' -- "${SY[@]}" mcidas @OUT@
+synth longtail/gd-palette          org.libgd.gd no 'GD 2.x: FF FF, 16x16, palette (16 colours, RGBA x 256), 1 byte/pixel (Debian libgd has GD/GD2 support disabled; opens with PIL.GdImageFile)' -- "${SY[@]}" gd @OUT@ palette
+synth longtail/gd-truecolor        org.libgd.gd no 'GD 2.x: FF FE, 16x16, truecolour flag 1, transparent none, ARGB u32 pixels' -- "${SY[@]}" gd @OUT@ truecolor
+synth longtail/gd2-palette-zlib    org.libgd.gd2 no 'GD2: "gd2" 00, version 2, 16x16, chunk 16, format 2 (compressed palette), 1x1 chunks, chunk index, palette header, zlib chunk' -- "${SY[@]}" gd2 @OUT@ palette-zlib
+synth longtail/gd2-truecolor-raw   org.libgd.gd2 no 'GD2: "gd2" 00, version 2, 16x16, format 3 (raw truecolour), ARGB pixels' -- "${SY[@]}" gd2 @OUT@ truecolor
+# other raster formats libmagic 5.44 names (real netpbm / ImageMagick / x11-apps encoders)
+make longtail/gem-img-pbmtogem     com.digitalresearch.gem-img no -- bash -c "pbmtogem $S/rose.pbm 2>/dev/null > @OUT@"
+make longtail/degas-pi1-ppmtopi1   com.atari.degas no -- bash -c "pnmquant 16 $S/rose.ppm 2>/dev/null | ppmtopi1 2>/dev/null > @OUT@"
+make longtail/mgr-pbmtomgr         com.bellcore.mgr-bitmap no -- bash -c "pbmtomgr $S/rose.pbm > @OUT@"
+make longtail/cmu-wm-pbmtocmuwm    edu.cmu.wm-raster no -- bash -c "pbmtocmuwm $S/rose.pbm 2>/dev/null > @OUT@"
+make longtail/microdesign-pbmtomda com.microdesign.mda no -- bash -c "pbmtomda $S/rose.pbm > @OUT@"
+make longtail/solitaire-sir-pnmtosir com.solitaire.sir no -- bash -c "pnmtosir $S/rose.ppm 2>/dev/null > @OUT@"
+make longtail/garmin-srf-pamtosrf  com.garmin.srf no -- bash -c "pamtosrf $S/rose.ppm > @OUT@"
+make longtail/vicar-imagemagick    gov.nasa.jpl.vicar no -- convert $S/rose.pgm VICAR:@OUT@
+make longtail/cals-imagemagick     mil.cals.raster no -- convert $S/rose.pbm CALS:@OUT@
+make longtail/xcursor-xcursorgen   org.x.xcursor no -- bash -c "printf '32 0 0 $S/rose.png\n16 0 0 $S/thumb16.png\n' > $S/cursor.cfg && xcursorgen $S/cursor.cfg @OUT@"
+
+# ================================================================ Apple ImageIO identifiers that FORMATS.md lacks (RAW + ATX)
+synth appleraw/canon-tif-raw-eos1d public.tiff no 'Canon TIFF RAW as written by the EOS-1D/1Ds (.TIF): plain TIFF header, Make Canon, Model "Canon EOS-1D", IFD0 CFA raw strip (layout assumed; hint-dependent)' -- "${SY[@]}" tiff-raw @OUT@ Canon 'Canon EOS-1D' 1 ifd0
+synth appleraw/sony-axr            com.sony.arw-raw-image no 'Sony .AXR: ARW layout (its bytes are an ARW: only a hint names com.sony.axr-raw-image) (Apple handles AXR in its Sony ARW plugin); Make SONY, SR2Private, SubIFD CFA raw (structure assumed; hint-dependent)' -- "${SY[@]}" sony @OUT@ ILCE-7M3 arw
+synth appleraw/leica-raw-dlux3     com.leica.raw-image no 'Leica .RAW (Panasonic-made D-LUX 3): "IIU" 00, IFD0 at 8, Panasonic raw tags, Make LEICA' -- "${SY[@]}" panasonic @OUT@ leica-raw
+make appleraw/dxo-one-dng          com.dxo.raw-image no -- bash -c "python3 pyencode.py dng @OUT@ && exiftool -q -overwrite_original -Make=DxO '-Model=DxO ONE' '-UniqueCameraModel=DxO ONE' @OUT@"
+synth appleraw/atx-astc4x4         com.apple.atx no 'Apple ATX: "AAPL" 0D 0A 1A 0A, HEAD (84 bytes: 0x93B0 ASTC 4x4, 8x8, depth 1, 1 mip), astc chunk with 4 void-extent blocks, END (layout from one third-party reader, low confidence)' -- "${SY[@]}" atx @OUT@
+
+# ================================================================ Neighbours of the long tail (not images)
+make lookalike/icc-srgb-lcms       com.apple.colorsync-profile no -- "${PE[@]}" icc @OUT@ sRGB
+make lookalike/icc-lab-lcms        com.apple.colorsync-profile no -- "${PE[@]}" icc @OUT@ LAB
+make lookalike/font-ttf-fonttools  public.truetype-ttf-font no -- "${PE[@]}" font @OUT@ ttf
+make lookalike/font-otf-fonttools  public.opentype-font no -- "${PE[@]}" font @OUT@ otf
+make lookalike/font-woff-fonttools org.w3.woff no -- "${PE[@]}" font @OUT@ woff
+make lookalike/font-woff2-fonttools org.w3.woff2 no -- "${PE[@]}" font @OUT@ woff2
+make lookalike/ole2-xls-xlwt       public.data no -- "${PE[@]}" xls @OUT@
+make lookalike/aiff-ffmpeg         public.aiff-audio no -- "${FF[@]}" -f lavfi -i sine=frequency=440:duration=0.05 -ar 8000 -c:a pcm_s16be "${BX[@]}" -f aiff @OUT@
+make lookalike/flv-ffmpeg          com.adobe.flash.video no -- "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=5:duration=0.4 -c:v flv1 "${BX[@]}" -f flv @OUT@
+make lookalike/mpeg1-video-es-ffmpeg public.mpeg no -- "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=25:duration=0.12 -c:v mpeg1video "${BX[@]}" -f mpeg1video @OUT@
+make lookalike/mpeg-ps-ffmpeg      public.mpeg no -- "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=25:duration=0.12 -c:v mpeg1video "${BX[@]}" -f mpeg @OUT@
+make lookalike/utf16le-bom-text    public.plain-text no -- bash -c "printf 'GD truecolour files also start with FF FE.\n' | iconv -f UTF-8 -t UTF-16 > @OUT@"
+text lookalike/trap-blp1 public.plain-text 'text starting with BLP1' <<'EOF'
+BLP1 and BLP2 are Blizzard texture magics; this line is prose about them.
+EOF
+text lookalike/trap-p7-332 public.plain-text 'text starting with P7 332' <<'EOF'
+P7 332 is how XV thumbnails begin; this sentence is not one.
+EOF
+text lookalike/trap-danm public.plain-text 'text starting with DanM (MSP 1.0 key)' <<'EOF'
+DanM and LinS are the Microsoft Paint keys; here they are just words.
+EOF
+text lookalike/trap-mtv-like public.plain-text 'text starting with two numbers on a line (MTV-like header)' <<'EOF'
+32 32
+these two numbers look like an MTV ray tracer header, but no pixel bytes follow.
+EOF
+
+# ================================================================ Regression files
+make regress/ultrahdr-imagecodecs  public.jpeg no -- "${PE[@]}" uhdr $S/rose.png @OUT@
+synth regress/jpeg-mpf-large-thumbnail public.jpeg no 'real Pillow MPO (32x32 primary + 16x16 second frame) with MPEntry attributes rewritten to 0x20030000 (baseline primary) and 0x00010001 (large thumbnail, VGA): a JPEG, not an MPO' -- bash -c "python3 pyencode.py pilall $S/mpo2.jpg MPO $S/rose.png $S/thumb16.png mode=RGB && python3 synthesize.py mpf-thumbnail @OUT@ $S/mpo2.jpg"
+make regress/jxl-1x1-cjxl          public.jpeg-xl no -- cjxl --quiet $S/one.png @OUT@
+make regress/jxl-1x1-cjxl-lossless public.jpeg-xl no -- cjxl --quiet -d 0 $S/one.png @OUT@
+make regress/jxl-33x33-cjxl        public.jpeg-xl no -- cjxl --quiet $S/g33.png @OUT@
+make regress/jxl-33x33-cjxl-lossless public.jpeg-xl no -- cjxl --quiet -d 0 $S/g33.png @OUT@
+make regress/heif-mif3-mini-libheif public.heic no -- "${PE[@]}" heifmini $S/rose.png @OUT@
+synth regress/tga-truecolor-unused-colormap com.truevision.tga-image no 'real ImageMagick type-2 TGA rewritten to colour-map type 1 (2 entries, 24-bit, unused) with image type still 2' -- "${SY[@]}" tga-cmap @OUT@ $S/rose.tga
+make regress/tga-truncated-imagemagick com.truevision.tga-image no -- bash -c "head -c 1500 $S/rose.tga > @OUT@"
+make regress/gif-noise-2frames-noloop com.compuserve.gif yes -- bash -c "convert -delay 20 $S/noise1.png $S/noise2.png GIF:$S/noise.gif && gifsicle --no-loopcount $S/noise.gif > @OUT@"
+make regress/gif-ends-on-trailer   com.compuserve.gif no -- convert $S/rose.png GIF:@OUT@
+
 # ================================================================ done
 rm -rf .src
 # file(1) report: what libmagic 5.x says about each file (for humans; not used by tests)
+# (--only: rows of other families are copied from the previous file-report.tsv)
+declare -A OLDREP=()
+if ((${#ONLY[@]})) && [[ -s file-report.tsv ]]; then
+  while IFS=$'\t' read -r f rest; do OLDREP[$f]=$rest; done < <(tail -n +2 file-report.tsv)
+fi
 {
   printf 'file\texpected\tfile -b\n'
   tail -n +2 "$MANIFEST" | while IFS=$'\t' read -r f id anim how; do
+    if ! selected "$f" && [[ -n ${OLDREP[$f]+x} ]]; then printf '%s\t%s\n' "$f" "${OLDREP[$f]}"; continue; fi
     printf '%s\t%s\t%s\n' "$f" "$id" "$(file -b "$f" | tr '\t' ' ' | cut -c1-160)"
   done
-} > file-report.tsv
+} > file-report.tsv.tmp
+mv file-report.tsv.tmp file-report.tsv
 n=$(($(wc -l <"$MANIFEST") - 1))
 echo "wrote $n files; manifest: $ROOT/$MANIFEST; total $(du -sk --exclude=.make.log . | cut -f1) KiB"
 if ((${#FAILED[@]})); then

@@ -11,6 +11,11 @@ OpenEXR, astc-encoder-py.  Called from make-test-images.sh:
   pyencode.py dicom OUT                                        pydicom, 16x16 MONOCHROME2 Secondary Capture
   pyencode.py exr OUT [compression]                            OpenEXR python bindings, 16x16 half RGB
   pyencode.py astc SRC OUT BX BY                               astc-encoder-py, raw 128-bit blocks only
+  pyencode.py uhdr SRC OUT [key=value ...]                     imagecodecs.ultrahdr_encode (libultrahdr)
+  pyencode.py heifmini SRC OUT                                 libheif (pillow-heif's copy) mini/mif3 writer via ctypes
+  pyencode.py icc OUT [sRGB|LAB|XYZ]                           LittleCMS profile via Pillow ImageCms
+  pyencode.py font OUT ttf|otf|woff|woff2                      fontTools FontBuilder, one glyph
+  pyencode.py xls OUT                                          xlwt Excel 97 workbook (OLE2)
 
 Values of key=value are parsed as Python literals when possible (quality=80,
 optimize=True, sizes=[(16,16)]), else kept as strings.
@@ -177,10 +182,117 @@ def cmd_astc(src, out, bx, by):
         f.write(bytes(data))
 
 
+def cmd_uhdr(src, out, *args):
+    """imagecodecs.ultrahdr_encode (libultrahdr): HDR input made from SRC as linear
+    float16 RGBA scaled to 4x SDR white, encoded as an Ultra HDR JPEG (primary SDR JPEG
+    + gain map JPEG located through an MPF APP2 segment)."""
+    import numpy as np
+    import imagecodecs
+    o, _ = kv(args)
+    im = open_img(src, 'RGB')
+    a = np.asarray(im).astype(np.float32) / 255.0
+    lin = np.where(a <= 0.04045, a / 12.92, ((a + 0.055) / 1.055) ** 2.4) * 4.0
+    rgba = np.concatenate([lin, np.ones(lin.shape[:2] + (1,), np.float32)], axis=-1).astype(np.float16)
+    data = imagecodecs.ultrahdr_encode(rgba, **o)
+    with open(out, 'wb') as f:
+        f.write(bytes(data))
+
+
+def cmd_heifmini(src, out, *args):
+    """Low-overhead HEIF ('mif3' brand, 'mini' box) written by the libheif bundled with
+    pillow-heif, through its C API (heif_context_set_write_mini_format), HEVC via x265."""
+    import ctypes
+    import glob
+    import os
+    import pillow_heif
+    libdir = os.path.join(os.path.dirname(pillow_heif.__file__), '..', 'pillow_heif.libs')
+    lib = ctypes.CDLL(glob.glob(os.path.join(libdir, 'libheif*.so*'))[0])
+
+    class Err(ctypes.Structure):
+        _fields_ = [('code', ctypes.c_int), ('subcode', ctypes.c_int), ('message', ctypes.c_char_p)]
+    for fn in ('heif_context_get_encoder_for_format', 'heif_encoder_set_lossy_quality', 'heif_image_create',
+               'heif_image_add_plane', 'heif_context_encode_image', 'heif_context_write_to_file'):
+        getattr(lib, fn).restype = Err
+    lib.heif_context_alloc.restype = ctypes.c_void_p
+    lib.heif_image_get_plane.restype = ctypes.POINTER(ctypes.c_uint8)
+
+    def ok(e, what):
+        if e.code:
+            raise SystemExit('%s: %d/%d %s' % (what, e.code, e.subcode, e.message))
+    im = open_img(src, 'RGB')
+    w, h = im.size
+    ctx = ctypes.c_void_p(lib.heif_context_alloc())
+    enc = ctypes.c_void_p()
+    ok(lib.heif_context_get_encoder_for_format(ctx, 1, ctypes.byref(enc)), 'encoder')   # 1 = HEVC
+    ok(lib.heif_encoder_set_lossy_quality(enc, 50), 'quality')
+    img = ctypes.c_void_p()
+    ok(lib.heif_image_create(w, h, 1, 10, ctypes.byref(img)), 'image')   # RGB, interleaved RGB
+    ok(lib.heif_image_add_plane(img, 10, w, h, 8), 'plane')
+    stride = ctypes.c_int()
+    p = lib.heif_image_get_plane(img, 10, ctypes.byref(stride))
+    raw = im.tobytes()
+    for y in range(h):
+        ctypes.memmove(ctypes.addressof(p.contents) + y * stride.value, raw[y * w * 3:(y + 1) * w * 3], w * 3)
+    lib.heif_context_set_write_mini_format(ctx, 1)
+    handle = ctypes.c_void_p()
+    ok(lib.heif_context_encode_image(ctx, img, enc, None, ctypes.byref(handle)), 'encode')
+    ok(lib.heif_context_write_to_file(ctx, out.encode()), 'write')
+
+
+def cmd_icc(out, kind='sRGB'):
+    """ICC profile written by LittleCMS through Pillow's ImageCms (neighbour, not an image)."""
+    from PIL import ImageCms
+    p = ImageCms.createProfile(kind)
+    with open(out, 'wb') as f:
+        f.write(ImageCms.ImageCmsProfile(p).tobytes())
+
+
+def cmd_font(out, flavor):
+    """A one-glyph font built with fontTools FontBuilder: flavor ttf (glyf outlines),
+    otf (CFF outlines, 'OTTO'), woff or woff2 (ttf wrapped).  Neighbour, not an image."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+    cff = flavor == 'otf'
+    fb = FontBuilder(1000, isTTF=not cff)
+    fb.setupGlyphOrder(['.notdef', 'A'])
+    fb.setupCharacterMap({ord('A'): 'A'})
+    if cff:
+        def cs():
+            pen = T2CharStringPen(600, None)
+            pen.moveTo((100, 0)); pen.lineTo((300, 700)); pen.lineTo((500, 0)); pen.closePath()
+            return pen.getCharString()
+        fb.setupCFF('ImageSniffTest', {'FullName': 'ImageSniff Test'}, {'.notdef': cs(), 'A': cs()}, {})
+    else:
+        def gl():
+            pen = TTGlyphPen(None)
+            pen.moveTo((100, 0)); pen.lineTo((300, 700)); pen.lineTo((500, 0)); pen.closePath()
+            return pen.glyph()
+        fb.setupGlyf({'.notdef': gl(), 'A': gl()})
+    fb.setupHorizontalMetrics({'.notdef': (600, 100), 'A': (600, 100)})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({'familyName': 'ImageSniffTest', 'styleName': 'Regular'})
+    fb.setupOS2()
+    fb.setupPost()
+    if flavor in ('woff', 'woff2'):
+        fb.font.flavor = flavor
+    fb.save(out)
+
+
+def cmd_xls(out):
+    """A real OLE2 compound document (Excel 97 workbook) written by xlwt.  Neighbour."""
+    import xlwt
+    wb = xlwt.Workbook()
+    ws = wb.add_sheet('not an image')
+    ws.write(0, 0, 'ImageSniff')
+    wb.save(out)
+
+
 def main(argv):
     cmd, *args = argv[1:]
     {'pil': cmd_pil, 'pilall': cmd_pilall, 'ic': cmd_ic, 'heif': cmd_heif, 'dng': cmd_dng,
-     'dicom': cmd_dicom, 'exr': cmd_exr, 'astc': cmd_astc}[cmd](*args)
+     'dicom': cmd_dicom, 'exr': cmd_exr, 'astc': cmd_astc,
+     'uhdr': cmd_uhdr, 'heifmini': cmd_heifmini, 'icc': cmd_icc, 'font': cmd_font, 'xls': cmd_xls}[cmd](*args)
 
 
 if __name__ == '__main__':

@@ -362,10 +362,15 @@ def raw_panasonic(out, variant):
     25 1D 4D 94 7A 6E 77 82 2B 5D 6A that RW2/RWL files carry; Panasonic IFD0
     tags 0x0001 PanasonicRawVersion, 0x0002/0x0003 SensorWidth/Height,
     0x0118 RawDataOffset; Make Panasonic (rw2) or LEICA (rwl).
-    raw: older Panasonic .RAW: IFD0 directly at offset 8 (no signature)."""
-    if variant == 'raw':
+    raw: older Panasonic .RAW: IFD0 directly at offset 8 (no signature).
+    leica-raw: the same older .RAW layout with Make LEICA (Leica D-LUX 3, the twin of the
+    Panasonic DMC-LX2; Apple's com.leica.raw-image)."""
+    if variant in ('raw', 'leica-raw'):
         hdr = b'IIU\0' + struct.pack('<I', 8)
         make, model, ver, ifd0 = 'Panasonic', 'DMC-FZ30', b'0100', 8
+        if variant == 'leica-raw':
+            make, model = 'LEICA', 'D-LUX 3'
+
     else:
         hdr = b'IIU\0' + struct.pack('<I', 0x18) + PANASONIC_GUID_TAIL
         make, model = ('LEICA', 'D-LUX 6') if variant == 'rwl' else ('Panasonic', 'DMC-GH4')
@@ -909,6 +914,495 @@ def random_bytes(out, n, seed):
     write(out, bytes(r.getrandbits(8) for _ in range(int(n))))
 
 
+
+# ----------------------------------------------------------------------------
+# long-tail raster formats (ImageSniff "longtail" family)
+# ----------------------------------------------------------------------------
+def _ramp_rgb(w, h):
+    """Deterministic RGB test pattern, w*h*3 bytes (R = x ramp, G = y ramp, B = checker)."""
+    out = bytearray()
+    for y in range(h):
+        for x in range(w):
+            out += bytes(((x * 255) // max(w - 1, 1), (y * 255) // max(h - 1, 1), 255 if (x // 4 + y // 4) % 2 else 40))
+    return bytes(out)
+
+
+def alias_pix(out):
+    """Alias/Wavefront PIX: 10-byte big-endian header (width, height, x offset, y offset,
+    bits per pixel = 24) then per scanline run-length packets of 4 bytes:
+    count (1-255), blue, green, red.  No magic number."""
+    w = h = 16
+    px = _ramp_rgb(w, h)
+    buf = bytearray(struct.pack('>HHHHH', w, h, 0, 0, 24))
+    for y in range(h):
+        row = [px[(y * w + x) * 3:(y * w + x) * 3 + 3] for x in range(w)]
+        x = 0
+        while x < w:
+            run = 1
+            while x + run < w and run < 255 and row[x + run] == row[x]:
+                run += 1
+            r, g, b = row[x]
+            buf += bytes((run, b, g, r))
+            x += run
+    write(out, bytes(buf))
+
+
+def _iff_chunk(cid, data):
+    pad = b'\0' if len(data) % 2 else b''
+    return cid + struct.pack('>I', len(data)) + data + pad
+
+
+def iff_pbm(out):
+    """IFF 'PBM ' (Deluxe Paint II chunky bitmap): FORM <size> 'PBM ', BMHD (20 bytes:
+    w, h, x, y, nPlanes 8, masking 0, compression 0, pad, transparent colour, x/y aspect,
+    page width/height), CMAP (256 RGB triples), BODY (one byte per pixel, rows padded to
+    an even length)."""
+    w = h = 16
+    bmhd = struct.pack('>HHhhBBBBHBBhh', w, h, 0, 0, 8, 0, 0, 0, 0, 10, 11, 320, 200)
+    cmap = bytes(v for i in range(256) for v in (i, (i * 7) & 255, 255 - i))
+    body = bytearray()
+    for y in range(h):
+        row = bytes(((x * 16 + y) & 255) for x in range(w))
+        body += row + (b'\0' if len(row) % 2 else b'')
+    form = b'PBM ' + _iff_chunk(b'BMHD', bmhd) + _iff_chunk(b'CMAP', cmap) + _iff_chunk(b'BODY', bytes(body))
+    write(out, b'FORM' + struct.pack('>I', len(form)) + form)
+
+
+def iff_anim(out, ilbm):
+    """IFF ANIM: FORM <size> 'ANIM' wrapping two FORM ILBM frames.  Frame 1 is a real
+    ppmtoilbm file; frame 2 is the same ILBM with an ANHD chunk (operation 0 = full
+    frame) inserted after its BMHD, as an ANIM reader expects."""
+    il = read(ilbm)
+    assert il[:4] == b'FORM' and il[8:12] == b'ILBM'
+    inner = il[12:]
+    anhd = _iff_chunk(b'ANHD', struct.pack('>BBHHhhIIBBIH', 0, 0, 0, 0, 0, 0, 0, 10, 0, 0, 0, 0) + b'\0' * 16)
+    # put ANHD right after BMHD in frame 2
+    pos = 0
+    chunks = []
+    while pos + 8 <= len(inner):
+        cid = inner[pos:pos + 4]
+        n = struct.unpack('>I', inner[pos + 4:pos + 8])[0]
+        chunks.append((cid, inner[pos:pos + 8 + n + (n & 1)]))
+        pos += 8 + n + (n & 1)
+    f2 = b''.join(c + (anhd if cid == b'BMHD' else b'') for cid, c in chunks)
+    frame1 = il[:4] + struct.pack('>I', len(il) - 8 - (len(il) - 8 - (4 + len(inner)))) + il[8:12] + inner
+    frame1 = b'FORM' + struct.pack('>I', 4 + len(inner)) + b'ILBM' + inner
+    frame2 = b'FORM' + struct.pack('>I', 4 + len(f2)) + b'ILBM' + f2
+    body = b'ANIM' + frame1 + frame2
+    write(out, b'FORM' + struct.pack('>I', len(body)) + body)
+
+
+def jbig2_file(out):
+    """JBIG2 stand-alone file (ITU-T T.88 Annex D): 8-byte ID string 97 'JB2' 0D 0A 1A 0A,
+    flags 0x01 (sequential organisation, page count known), page count 1, then segments:
+    page information (type 48, 16x16, 72 dpi, default pixel 0), immediate lossless generic
+    region (type 39, MMR coded: every row white = one V0 code), end of page (49), end of
+    file (51)."""
+    def seg(num, typ, page, data):
+        return struct.pack('>IBBBI', num, typ, 0, page, len(data)) + data
+    w = h = 16
+    pageinfo = struct.pack('>IIIIBH', w, h, 2835, 2835, 0, 0)
+    # region segment information field: w, h, x, y, combination operator 0 (OR)
+    rsi = struct.pack('>IIIIB', w, h, 0, 0, 0)
+    # generic region flags: bit0 MMR = 1.  MMR data: 16 rows of V0 ('1' bits) = 0xFF 0xFF,
+    # then EOFB (000000000001 000000000001)
+    mmr = bytes([0xFF, 0xFF, 0x00, 0x10, 0x01])
+    region = rsi + bytes([0x01]) + mmr
+    body = seg(0, 48, 1, pageinfo) + seg(1, 39, 1, region) + seg(2, 49, 1, b'') + seg(3, 51, 0, b'')
+    write(out, b'\x97JB2\r\n\x1a\n' + bytes([0x01]) + struct.pack('>I', 1) + body)
+
+
+def msp2(out):
+    """Microsoft Paint 2.0 MSP: 32-byte little-endian header ('LinS' key, width, height,
+    aspect and printer fields, checksum = XOR of the preceding 12 words), a scan-line map
+    (one u16 byte count per row), then rows RLE coded (0, count, value = run; n, n bytes =
+    literal).  1 bit per pixel, 1 = white."""
+    w = h = 32
+    rows = []
+    for y in range(h):
+        bits = bytearray(w // 8)
+        for x in range(w):
+            if (x // 8 + y // 8) % 2 == 0 and not (x == y):
+                bits[x // 8] |= 0x80 >> (x % 8)
+        rows.append(bytes(bits))
+    enc = []
+    for r in rows:
+        if len(set(r)) == 1:
+            enc.append(bytes((0, len(r), r[0])))
+        else:
+            enc.append(bytes((len(r),)) + r)
+    words = [0x694C, 0x536E, w, h, 1, 1, 1, 1, w, h, 0, 0]
+    chk = 0
+    for v in words:
+        chk ^= v
+    hdr = struct.pack('<12HH3H', *words, chk, 0, 0, 0)
+    smap = b''.join(struct.pack('<H', len(e)) for e in enc)
+    write(out, hdr + smap + b''.join(enc))
+
+
+def _brun_rows(pixels, w, h):
+    out = bytearray()
+    for y in range(h):
+        row = pixels[y * w:(y + 1) * w]
+        pk = bytearray()
+        n = 0
+        x = 0
+        while x < w:
+            run = 1
+            while x + run < w and run < 127 and row[x + run] == row[x]:
+                run += 1
+            pk += bytes((run, row[x]))
+            n += 1
+            x += run
+        out += bytes((n & 255,)) + pk
+    return bytes(out)
+
+
+def flic(out, kind, nframes='2'):
+    """Autodesk FLI (magic 0xAF11, 320x200, 6-bit COLOR_64 palette, speed in 1/70 s) or FLC
+    (magic 0xAF12, any size, COLOR_256, speed in ms, oframe1/oframe2 offsets): 128-byte
+    little-endian header then frame chunks (type 0xF1FA) holding a palette chunk and a
+    BYTE_RUN (type 15) full-frame chunk."""
+    nframes = int(nframes)
+    fli = kind == 'fli'
+    w, h = (320, 200) if fli else (32, 32)
+    frames = []
+    for f in range(nframes):
+        step = 64 if fli else 8
+        px = bytes(((x // step + y // step + f) % 4) * 60 + 10 for y in range(h) for x in range(w))
+        chunks = []
+        if f == 0:
+            if fli:
+                pal = bytes(v for i in range(256) for v in ((i * 63) // 255, (i * 31) // 255, 63 - (i * 63) // 255))
+                chunks.append((11, struct.pack('<H', 1) + bytes((0, 0)) + pal))
+            else:
+                pal = bytes(v for i in range(256) for v in (i, (i * 2) & 255, 255 - i))
+                chunks.append((4, struct.pack('<H', 1) + bytes((0, 0)) + pal))
+        chunks.append((15, _brun_rows(px, w, h)))
+        body = b''
+        for typ, data in chunks:
+            if (6 + len(data)) % 2:
+                data += b'\0'
+            body += struct.pack('<IH', 6 + len(data), typ) + data
+        frames.append(struct.pack('<IHHHHHH', 16 + len(body), 0xF1FA, len(chunks), 0, 0, 0, 0) + body)
+    data = b''.join(frames)
+    size = 128 + len(data)
+    if fli:
+        hdr = struct.pack('<IHHHHHHH', size, 0xAF11, nframes, w, h, 8, 0, 5)
+    else:
+        hdr = struct.pack('<IHHHHHHI', size, 0xAF12, nframes, w, h, 8, 3, 100)
+    hdr = bytearray(hdr.ljust(128, b'\0'))
+    if not fli:
+        struct.pack_into('<HH', hdr, 38, 1, 1)  # aspect dx/dy at 38
+        struct.pack_into('<II', hdr, 80, 128, 128 + len(frames[0]))   # oframe1, oframe2
+    write(out, bytes(hdr) + data)
+
+
+# ---- OLE2 / Compound File Binary (for FlashPix) -----------------------------
+def _cfb(entries, clsid_root):
+    """Minimal CFB v3 writer (512-byte sectors, every stream >= 4096 bytes so no mini
+    stream is needed).  entries: list of (name, kind, clsid_bytes, data, children_idx)
+    where kind 1 = storage, 2 = stream; index 0 is the root (kind 5)."""
+    SS = 512
+    ENDOFCHAIN, FREESECT, FATSECT = 0xFFFFFFFE, 0xFFFFFFFF, 0xFFFFFFFD
+    sectors = []
+    fat = []
+    starts = {}
+    for i, e in enumerate(entries):
+        if e[1] == 2:
+            data = e[3]
+            assert len(data) >= 4096
+            n = (len(data) + SS - 1) // SS
+            first = len(sectors)
+            for k in range(n):
+                sectors.append(data[k * SS:(k + 1) * SS].ljust(SS, b'\0'))
+                fat.append(first + k + 1 if k < n - 1 else ENDOFCHAIN)
+            starts[i] = first
+    # directory sectors
+    ndir = (len(entries) * 128 + SS - 1) // SS
+    dir_first = len(sectors)
+    dirbuf = bytearray()
+    for i, (name, kind, clsid, data, children) in enumerate(entries):
+        nm = name.encode('utf-16-le') + b'\0\0'
+        # children as a simple right-linked chain (all black): child = first, right sibling = next
+        child = children[0] if children else 0xFFFFFFFF
+        e = bytearray(128)
+        e[0:len(nm)] = nm
+        struct.pack_into('<HBB', e, 64, len(nm), kind, 1)
+        struct.pack_into('<III', e, 68, 0xFFFFFFFF, 0xFFFFFFFF, child)
+        e[80:96] = clsid
+        if kind == 2:
+            struct.pack_into('<II', e, 116, starts[i], len(data))
+        elif kind == 5:
+            struct.pack_into('<II', e, 116, ENDOFCHAIN, 0)
+        else:
+            struct.pack_into('<II', e, 116, 0, 0)
+        dirbuf += e
+    # sibling links: within each parent, chain children via right sibling
+    for i, (name, kind, clsid, data, children) in enumerate(entries):
+        for a, b in zip(children, children[1:]):
+            struct.pack_into('<I', dirbuf, a * 128 + 72, b)
+    dirbuf = bytes(dirbuf).ljust(ndir * SS, b'\0')
+    for k in range(ndir):
+        sectors.append(dirbuf[k * SS:(k + 1) * SS])
+        fat.append(dir_first + k + 1 if k < ndir - 1 else ENDOFCHAIN)
+    # FAT sector(s)
+    nfat = 1
+    while (len(sectors) + nfat) > nfat * (SS // 4):
+        nfat += 1
+    fat_first = len(sectors)
+    fat += [FATSECT] * nfat
+    fat += [FREESECT] * (nfat * (SS // 4) - len(fat))
+    fatbytes = struct.pack('<%dI' % len(fat), *fat)
+    for k in range(nfat):
+        sectors.append(fatbytes[k * SS:(k + 1) * SS])
+    hdr = bytearray(512)
+    hdr[0:8] = b'\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1'
+    struct.pack_into('<HHHHH', hdr, 24, 0x3E, 3, 0xFFFE, 9, 6)
+    struct.pack_into('<IIIIIIIII', hdr, 40, 0, nfat, dir_first, 0, 4096, ENDOFCHAIN, 0, ENDOFCHAIN, 0)
+    difat = [fat_first + k for k in range(nfat)] + [FREESECT] * (109 - nfat)
+    struct.pack_into('<109I', hdr, 76, *difat)
+    return bytes(hdr) + b''.join(sectors)
+
+
+def _guid(s):
+    import uuid
+    return uuid.UUID(s).bytes_le
+
+
+def _propset(fmtid, props):
+    """OLE property set stream with one section; props: list of (id, vt, payload)."""
+    body = b''
+    offs = []
+    for pid, vt, payload in props:
+        offs.append((pid, 8 + 8 * len(props) + len(body)))
+        body += struct.pack('<I', vt) + payload
+        body += b'\0' * (-len(body) % 4)
+    sec = struct.pack('<II', 8 + 8 * len(props) + len(body), len(props)) + \
+        b''.join(struct.pack('<II', pid, off) for pid, off in offs) + body
+    head = struct.pack('<HHI', 0xFFFE, 0, 0x00020005) + b'\0' * 16 + struct.pack('<I', 1) + \
+        _guid(fmtid) + struct.pack('<I', 48)
+    return head + sec
+
+
+def fpx(out):
+    """FlashPix (Kodak, 1996): an OLE2 compound file whose root storage CLSID is
+    56616700-C154-11CE-8553-00AA00A1F95B (FlashPix image object), with a storage
+    'Data Object Store 000001' holding the '\\x05Image Contents' property set (section
+    FMTID 56616000-C154-11CE-8553-00AA00A1F95B; 0x01000000 number of resolutions,
+    0x01000002 width, 0x01000003 height) and a '\\x05SummaryInformation' stream.
+    Header-level only: no resolution/tile streams, so no pixels decode."""
+    VT_UI4 = 19
+    props = [(0x01000000, VT_UI4, struct.pack('<I', 1)), (0x01000002, VT_UI4, struct.pack('<I', 32)),
+             (0x01000003, VT_UI4, struct.pack('<I', 32))]
+    ic = _propset('56616000-C154-11CE-8553-00AA00A1F95B', props).ljust(4096, b'\0')
+    si = _propset('F29F85E0-4FF9-1068-AB91-08002B27B3D9', [(2, 30, struct.pack('<I', 9) + b'rose.fpx\0')]).ljust(4096, b'\0')
+    entries = [
+        ('Root Entry', 5, _guid('56616700-C154-11CE-8553-00AA00A1F95B'), b'', [1, 3]),
+        ('Data Object Store 000001', 1, _guid('56616100-C154-11CE-8553-00AA00A1F95B'), b'', [2]),
+        ('\x05Image Contents', 2, b'\0' * 16, ic, []),
+        ('\x05SummaryInformation', 2, b'\0' * 16, si, []),
+    ]
+    write(out, _cfb(entries, None))
+
+
+def ole2_other(out):
+    """Neighbour: an OLE2 compound file with a root CLSID that is not FlashPix (all zero)
+    and one 4 KiB stream 'Contents' of text.  Not an image."""
+    data = (b'This OLE2 compound file is not a FlashPix image. ' * 100)[:4096]
+    entries = [('Root Entry', 5, b'\0' * 16, b'', [1]), ('Contents', 2, b'\0' * 16, data, [])]
+    write(out, _cfb(entries, None))
+
+
+def gimp_gbr(out, version='2', depth='1'):
+    """GIMP brush: big-endian header (header size, version, width, height, bytes per
+    pixel 1 or 4; version 2 adds magic 'GIMP' at 20 and spacing), NUL-terminated UTF-8
+    name, then width*height*bytes pixels."""
+    version, depth = int(version), int(depth)
+    w = h = 16
+    name = b'ImageSniff brush\0'
+    if version == 1:
+        hdr = struct.pack('>IIIII', 20 + len(name), 1, w, h, depth)
+    else:
+        hdr = struct.pack('>IIIII', 28 + len(name), 2, w, h, depth) + b'GIMP' + struct.pack('>I', 25)
+    if depth == 1:
+        px = bytes(max(0, 255 - 32 * int(((x - 7.5) ** 2 + (y - 7.5) ** 2) ** 0.5)) for y in range(h) for x in range(w))
+    else:
+        px = bytes(v for y in range(h) for x in range(w) for v in (x * 16, y * 16, 128, 255))
+    write(out, hdr + name + px)
+
+
+def gimp_pat(out):
+    """GIMP pattern: big-endian header (header size, version 1, width, height, bytes per
+    pixel 1-4), magic 'GPAT' at 20, NUL-terminated name, then pixels."""
+    w = h = 16
+    name = b'ImageSniff pattern\0'
+    hdr = struct.pack('>IIIII', 24 + len(name), 1, w, h, 3) + b'GPAT'
+    write(out, hdr + name + _ramp_rgb(w, h))
+
+
+def gimp_gih(out, gbr1, gbr2):
+    """GIMP image hose (animated brush): text line with the name, text line with the
+    brush count and parameters, then the GBR brushes concatenated."""
+    a, b = read(gbr1), read(gbr2)
+    hdr = b'ImageSniff hose\n2 ncells:2 cellwidth:16 cellheight:16 step:20 dimension:1 cols:2 rows:1 placement:constant rank0:2 sel0:incremental\n'
+    write(out, hdr + a + b)
+
+
+def pixar(out):
+    """Pixar image computer PIC/PXR: magic 80 E8 00 00, 512-byte little-endian header
+    (height at 416, width at 418, channel/depth code 14,2 = 8-bit RGB at 424/426), pixel
+    data (RGB, row major) from offset 1024."""
+    w = h = 16
+    hdr = bytearray(1024)
+    hdr[0:4] = b'\x80\xe8\x00\x00'
+    struct.pack_into('<HH', hdr, 416, h, w)
+    struct.pack_into('<HH', hdr, 424, 14, 2)
+    write(out, bytes(hdr) + _ramp_rgb(w, h))
+
+
+def quake_wal(out):
+    """Quake II WAL texture: 100-byte little-endian header (name[32], width, height, four
+    mip offsets 100, 100+wh, 100+wh*5/4, 100+wh*21/16, next-frame name[32], flags,
+    contents, value), then 4 mip levels of 8-bit palette indices (Quake II palette)."""
+    w = h = 16
+    name = b'e1u1/imagesniff'.ljust(32, b'\0')
+    mips = [bytes(((x * 8 + y * 3) & 255) for y in range(h >> m) for x in range(w >> m)) for m in range(4)]
+    offs = []
+    o = 100
+    for m in mips:
+        offs.append(o)
+        o += len(m)
+    hdr = name + struct.pack('<II4I', w, h, *offs) + b'\0' * 32 + struct.pack('<III', 0, 0, 0)
+    assert len(hdr) == 100
+    write(out, hdr + b''.join(mips))
+
+
+def mcidas(out):
+    """McIDAS AREA file: 64-word big-endian area directory (word 1 = 0, word 2 = 4 type,
+    word 3 = sensor source, 4/5 date/time, 6/7 upper-left line/element, 9 lines, 10
+    elements, 11 bytes per element, 12/13 resolution, 14 bands, 15 line prefix bytes,
+    34 data offset, 35 nav offset), then 8-bit data."""
+    w = h = 16
+    d = [0] * 64
+    d[0], d[1], d[2] = 0, 4, 70           # words 1-3 (0-based here)
+    d[3], d[4] = 124001, 120000            # YYDDD, HHMMSS
+    d[5], d[6] = 1, 1
+    d[8], d[9], d[10] = h, w, 1
+    d[11], d[12], d[13], d[14] = 1, 1, 1, 0
+    d[33], d[34] = 256, 0
+    data = bytes(((x * 16 + y * 4) & 255) for y in range(h) for x in range(w))
+    write(out, struct.pack('>64i', *d) + data)
+
+
+def gd(out, kind):
+    """libgd GD 2.x (.gd): big-endian signature u16 0xFFFE truecolour / 0xFFFF palette,
+    width, height, truecolour flag byte, then (palette) colour count u16, transparent
+    index u32, 256 x RGBA palette, one byte per pixel; (truecolour) transparent u32,
+    then one ARGB u32 per pixel (alpha 0 opaque .. 127 transparent)."""
+    w = h = 16
+    if kind == 'truecolor':
+        hdr = struct.pack('>HHHBI', 0xFFFE, w, h, 1, 0xFFFFFFFF)
+        px = b''.join(struct.pack('>BBBB', 0, x * 16, y * 16, 128) for y in range(h) for x in range(w))
+    else:
+        hdr = struct.pack('>HHHBHI', 0xFFFF, w, h, 0, 16, 0xFFFFFFFF)
+        hdr += b''.join(bytes((i * 16, 255 - i * 16, 128, 0)) for i in range(16)) + b'\0' * (240 * 4)
+        px = bytes(((x // 4 + y // 4 * 4) & 15) for y in range(h) for x in range(w))
+    write(out, hdr + px)
+
+
+def gd2(out, kind):
+    """libgd GD2: magic 'gd2\\0', version u16 2, width, height, chunk size, format
+    (1 raw palette, 2 zlib palette, 3 raw truecolour, 4 zlib truecolour), chunks x/y;
+    compressed formats then have a chunk index (offset u32, size u32 per chunk); then the
+    same colour header as GD (truecolour flag, ...), then pixel data per chunk."""
+    w = h = 16
+    cs = 16
+    if kind == 'palette-zlib':
+        hdr = b'gd2\0' + struct.pack('>HHHHHHH', 2, w, h, cs, 2, 1, 1)
+        colour = struct.pack('>BHI', 0, 16, 0xFFFFFFFF) + b''.join(bytes((i * 16, 255 - i * 16, 128, 0)) for i in range(16)) + b'\0' * 960
+        raw = bytes(((x // 4 + y // 4 * 4) & 15) for y in range(h) for x in range(w))
+        comp = zlib.compress(raw, 9)
+        index_at = len(hdr) + 8 + len(colour)
+        index = struct.pack('>II', index_at, len(comp))
+        write(out, hdr + index + colour + comp)
+    else:   # raw truecolour
+        hdr = b'gd2\0' + struct.pack('>HHHHHHH', 2, w, h, cs, 3, 1, 1)
+        colour = struct.pack('>BI', 1, 0xFFFFFFFF)
+        px = b''.join(struct.pack('>BBBB', 0, x * 16, y * 16, 128) for y in range(h) for x in range(w))
+        write(out, hdr + colour + px)
+
+
+def atx(out):
+    """Apple ATX texture container, layout as observed in one third-party reverse-engineered
+    reader (low confidence): 8-byte signature 'AAPL' 0D 0A 1A 0A, then chunks (LE u32
+    payload size, 4-char tag, payload): 'HEAD' (84 bytes; u32 at 16 = GL pixel format
+    0x93B0 ASTC 4x4, 24 = width, 28 = height, 32 = depth 1, 40 = 1, 44 = mip count 1,
+    16-byte identifier at 60), 'astc' (u32 inner length + ASTC 4x4 blocks), 'END ' (0)."""
+    w = h = 8
+    head = bytearray(84)
+    struct.pack_into('<I', head, 16, 0x93B0)
+    struct.pack_into('<IIII', head, 24, w, h, 1, 0)
+    struct.pack_into('<II', head, 40, 1, 1)
+    head[60:76] = bytes(range(0x10, 0x20))
+    # ASTC LDR void-extent blocks (constant colour), one per 4x4 block
+    blocks = b''
+    for c in [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]:
+        blocks += bytes((0xFC, 0xFD, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF)) + struct.pack('<4H', *(v * 257 for v in c), 0xFFFF)
+    tex = struct.pack('<I', len(blocks)) + blocks
+
+    def chunk(tag, data):
+        return struct.pack('<I', len(data)) + tag + data
+    write(out, b'AAPL\r\n\x1a\n' + chunk(b'HEAD', bytes(head)) + chunk(b'astc', tex) + chunk(b'END ', b''))
+
+
+def tga_cmap(out, src):
+    """Rewrite a real ImageMagick true-colour TGA (type 2, no colour map) into a TGA with a
+    legal but unused colour map: colour-map type 1, first entry 0, length 2, 24-bit
+    entries, 6 bytes of map inserted after the header (image type stays 2)."""
+    t = bytearray(read(src))
+    assert t[1] == 0 and t[2] in (2, 10)
+    idlen = t[0]
+    hdr = t[:18]
+    hdr[1] = 1
+    struct.pack_into('<HHB', hdr, 3, 0, 2, 24)
+    write(out, bytes(hdr) + bytes(t[18:18 + idlen]) + b'\x00\x00\xff\xff\xff\xff' + bytes(t[18 + idlen:]))
+
+
+def mpf_thumbnail(out, mpo):
+    """Turn a real 2-frame Pillow MPO (primary 32x32 + 16x16 second frame) into a plain
+    JPEG with a large-thumbnail MP entry: in the APP2 'MPF' MP Index IFD, set the first
+    MPEntry attribute to 0x20030000 (representative, baseline primary) and the second to
+    0x00010001 (large thumbnail, VGA class).  Offsets and sizes are unchanged."""
+    mpf_types(out, mpo, '0x20030000', '0x00010001')
+
+
+def mpf_types(out, mpo, *types):
+    """Set the MPEntry attributes (MP type codes and flags, CIPA DC-007 5.2.3.3.1) of a real
+    Pillow MPO to the given values, one per entry in order: e.g. 0x20020002 0x00020002 for a
+    stereo pair (multi-frame, disparity), as cameras such as Fujifilm's W3 write it.  Pillow
+    itself writes 0x00030000 + 0x00000000 (primary + undefined).  Offsets and sizes are
+    unchanged."""
+    d = bytearray(read(mpo))
+    i = d.find(b'MPF\0')
+    assert i > 0
+    t = i + 4
+    order = '<' if d[t:t + 2] == b'II' else '>'
+    ifd = struct.unpack(order + 'I', d[t + 4:t + 8])[0]
+    n = struct.unpack(order + 'H', d[t + ifd:t + ifd + 2])[0]
+    for k in range(n):
+        e = t + ifd + 2 + 12 * k
+        tag, typ, cnt, val = struct.unpack(order + 'HHII', d[e:e + 12])
+        if tag == 0xB002:
+            ent = t + val
+            assert cnt == 16 * len(types), (cnt, types)
+            for k, value in enumerate(types):
+                struct.pack_into(order + 'I', d, ent + 16 * k, int(value, 16))
+            write(out, bytes(d))
+            return
+    raise SystemExit('no MPEntry')
+
+
 KINDS = {
     'nef': raw_nef, 'nef-le': raw_nef_le, 'nrw': raw_nrw, 'cr2': raw_cr2, 'crw': raw_crw,
     'orf': raw_orf, 'panasonic': raw_panasonic, 'raf': raw_raf, 'x3f': raw_x3f, 'mrw': raw_mrw,
@@ -918,6 +1412,10 @@ KINDS = {
     'bmp-v4': bmp_v4, 'bmp-os2v2': bmp_v2_os2, 'cur-from-ico': cur_from_ico, 'ora': ora,
     'heif-jpeg': heif_jpeg, 'avci': avci, 'reftyp': reftyp, 'mj2wrap': mj2wrap,
     'random': random_bytes, 'eps-dos': eps_dos,
+    'alias-pix': alias_pix, 'iff-pbm': iff_pbm, 'iff-anim': iff_anim, 'jbig2': jbig2_file, 'msp2': msp2,
+    'flic': flic, 'fpx': fpx, 'ole2-other': ole2_other, 'gbr': gimp_gbr, 'pat': gimp_pat, 'gih': gimp_gih,
+    'pixar': pixar, 'wal': quake_wal, 'mcidas': mcidas, 'gd': gd, 'gd2': gd2, 'atx': atx,
+    'tga-cmap': tga_cmap, 'mpf-thumbnail': mpf_thumbnail, 'mpf-types': mpf_types,
 }
 
 

@@ -9,15 +9,21 @@
 /// their neighbours. Every case is declared, with its identifier and tags, in `declaration` below.
 public enum ImageType: UInt8, CaseIterable, Sendable {
     case item, content, data, image, cameraRawImage, heifStandard, compositeContent
-    case audiovisualContent, movie, audio, archive, text, jpeg, mpo, jpegLS, png, gif, tiff, bmp
+    case audiovisualContent, movie, audio, archive, text, font, jpeg, mpo, jpegLS, png, gif, tiff, bmp
     case ico, cur, icns, jpeg2000, jpegXL, jpegXR, webP, heic, heics, heif, heifs, avif, avis
     case avci, avcs, psd, psb, tga, pict, openEXR, radianceHDR, pbm, pgm, ppm, pam, pfm, phm, sgi
     case dds, ktx, ktx2, astc, pvr, xbm, xpm, xwd, pcx, dcx, qoi, fits, dicom, svg, wbmp
     case sunRaster, dpx, cineon, flif, bpg, farbfeld, xcf, openRaster, miff, mng, jng, macPaint
-    case djvu, pdf, postScript, eps, dng, cr2, cr3, crw, nef, nrw, arw, sr2, srf, orf, rw2
+    case djvu, appleATX, flashPix, photoCD, wmf, emf, aliasPIX, blp, wal, ilbm, iffPBM, iffANIM
+    case pillowIM, jbig, jbig2, msp, mtv, otb, nokiaNOL, nokiaNGG, palmBitmap, palmPDB, pgx, utahRLE
+    case viff, vips, gimpBrush, gimpPattern, gimpHose, xvThumbnail, pixar, spider, mcidas, gd, gd2
+    case flic, gemIMG, degas, mgr, cmuRaster, microDesign, solitaireSIR, garminSRF, vicar, cals, xcursor
+    case pdf, postScript, eps, dng, cr2, cr3, crw, nef, nrw, arw, sr2, srf, orf, rw2
     case panasonicRaw, rwl, raf, pef, srw, threeFR, fff, erf, kodakRaw, mrw, mos, iiq, x3f, mef
-    case rwz, mpeg4, mpeg4Audio, quickTime, threeGPP, mj2, crm, webM, matroska, avi, wave, mp3
-    case zip, gzip, html, xml, json, plainText
+    case rwz, canonTIFRaw, sonyAXR, olympusOR, olympusSR, leicaRaw, dxoRaw
+    case mpeg4, mpeg4Audio, quickTime, threeGPP, mj2, crm, webM, matroska, avi, wave, mp3, aiff
+    case flashVideo, mpeg, zip, gzip, colorSyncProfile, trueTypeFont, openTypeFont, woff, woff2
+    case html, xml, json, plainText
 }
 
 /// What the catalog says about one type.
@@ -64,6 +70,7 @@ extension ImageType {
         case .audio: return D("public.audio", [.audiovisualContent], "audio")
         case .archive: return D("public.archive", [.data], "archive")
         case .text: return D("public.text", [.data, .content], "text")
+        case .font: return D("public.font", [.data, .content], "font")
 
         // 1.2 Raster, vector and container image formats
         case .jpeg: return D("public.jpeg", [.image], ext: ["jpg", "jpeg", "jpe", "jfif"], mime: ["image/jpeg"], "JPEG image")
@@ -129,6 +136,52 @@ extension ImageType {
         case .jng: return D("org.libpng.jng", [.image], ext: ["jng"], mime: ["image/x-jng"], "JNG image")
         case .macPaint: return D("com.apple.macpaint-image", [.image], ext: ["pntg", "mac"], mime: ["image/x-macpaint"], "MacPaint image")
         case .djvu: return D("org.djvu.djvu", [.image], ext: ["djvu", "djv"], mime: ["image/vnd.djvu"], "DjVu document")
+        // Formats ImageIO reads that FORMATS.md section 1 lacks, and the long tail (issue 13).
+        case .appleATX: return D("com.apple.atx", [.image], ext: ["atx"], "Apple ATX texture")
+        case .flashPix: return D("com.kodak.flashpix-image", [.image], ext: ["fpx", "fpix"], mime: ["image/vnd.fpx", "image/x-fpx"], "FlashPix image")
+        case .photoCD: return D("com.kodak.photocd", [.image], ext: ["pcd"], mime: ["image/x-photo-cd"], "Kodak Photo CD image")
+        case .wmf: return D("com.microsoft.wmf", [.image], ext: ["wmf", "apm"], mime: ["image/wmf", "image/x-wmf", "application/x-msmetafile"], "Windows metafile")
+        case .emf: return D("com.microsoft.emf", [.image], ext: ["emf"], mime: ["image/emf", "image/x-emf"], "Windows enhanced metafile")
+        case .aliasPIX: return D("com.alias.pix-image", [.image], ext: ["pix", "als", "alias"], mime: ["image/x-alias-pix"], "Alias PIX image")
+        case .blp: return D("com.blizzard.blp", [.image], ext: ["blp"], mime: ["image/x-blp"], "Blizzard BLP texture")
+        case .wal: return D("com.idsoftware.wal", [.image], ext: ["wal"], mime: ["image/x-wal"], "Quake II WAL texture")
+        case .ilbm: return D("com.ea.iff-ilbm", [.image], ext: ["iff", "ilbm", "lbm"], mime: ["image/x-ilbm", "image/x-iff"], "IFF ILBM image")
+        case .iffPBM: return D("com.ea.iff-pbm", [.image], ext: ["lbm", "bbm"], mime: ["image/x-ilbm"], "IFF PBM (Deluxe Paint) image")
+        case .iffANIM: return D("com.ea.iff-anim", [.image], ext: ["anim", "anm"], mime: ["video/x-anim"], "IFF ANIM animation")
+        case .pillowIM: return D("com.pythonware.im", [.image], ext: ["im"], mime: ["image/x-pil-im"], "PIL IM image")
+        case .jbig: return D("org.jpeg.jbig", [.image], ext: ["jbg", "jbig", "bie"], mime: ["image/x-jbig"], "JBIG bi-level image")
+        case .jbig2: return D("org.jpeg.jbig2", [.image], ext: ["jb2", "jbig2"], mime: ["image/x-jbig2"], "JBIG2 bi-level image")
+        case .msp: return D("com.microsoft.msp", [.image], ext: ["msp"], mime: ["image/x-msp"], "Microsoft Paint image")
+        case .mtv: return D("org.brainwagon.mtv", [.image], ext: ["mtv"], mime: ["image/x-mtv"], "MTV ray tracer image")
+        case .otb: return D("com.nokia.otb", [.image], ext: ["otb"], mime: ["image/x-otb"], "Nokia OTA bitmap")
+        case .nokiaNOL: return D("com.nokia.nol", [.image], ext: ["nol"], mime: ["image/x-nokia-nol"], "Nokia operator logo")
+        case .nokiaNGG: return D("com.nokia.ngg", [.image], ext: ["ngg"], mime: ["image/x-nokia-ngg"], "Nokia group graphic")
+        case .palmBitmap: return D("com.palm.bitmap", [.image], ext: ["palm"], mime: ["image/x-palm"], "Palm OS bitmap")
+        case .palmPDB: return D("com.palm.imageviewer-pdb", [.image], ext: ["pdb"], mime: ["image/x-palm-pdb"], "Palm ImageViewer image")
+        case .pgx: return D("org.jpeg.pgx", [.image], ext: ["pgx"], mime: ["image/x-pgx"], "JPEG 2000 PGX image")
+        case .utahRLE: return D("edu.utah.rle", [.image], ext: ["rle"], mime: ["image/x-utah-rle"], "Utah RLE image")
+        case .viff: return D("com.khoral.viff", [.image], ext: ["viff", "xv"], mime: ["image/x-viff"], "Khoros VIFF image")
+        case .vips: return D("org.libvips.vips", [.image], ext: ["v", "vips"], mime: ["image/x-vips"], "VIPS image")
+        case .gimpBrush: return D("org.gimp.gbr", [.image], ext: ["gbr", "gpb"], mime: ["image/x-gimp-gbr"], "GIMP brush")
+        case .gimpPattern: return D("org.gimp.pat", [.image], ext: ["pat"], mime: ["image/x-gimp-pat"], "GIMP pattern")
+        case .gimpHose: return D("org.gimp.gih", [.image], ext: ["gih"], mime: ["image/x-gimp-gih"], "GIMP image hose")
+        case .xvThumbnail: return D("com.trilon.xv-thumbnail", [.image], mime: ["image/x-xv-thumbnail"], "XV thumbnail")
+        case .pixar: return D("com.pixar.pxr", [.image], ext: ["pxr"], mime: ["image/x-pixar"], "Pixar image")
+        case .spider: return D("org.wadsworth.spider", [.image], ext: ["spi", "spider"], mime: ["image/x-spider"], "SPIDER image")
+        case .mcidas: return D("edu.wisc.ssec.mcidas-area", [.image], ext: ["area"], mime: ["image/x-mcidas-area"], "McIDAS area image")
+        case .gd: return D("org.libgd.gd", [.image], ext: ["gd"], mime: ["image/x-gd"], "libgd GD image")
+        case .gd2: return D("org.libgd.gd2", [.image], ext: ["gd2"], mime: ["image/x-gd2"], "libgd GD2 image")
+        case .flic: return D("com.autodesk.flic", [.image], ext: ["flc", "fli", "cel"], mime: ["video/x-flic", "video/x-fli", "video/x-flc"], "Autodesk FLIC animation")
+        case .gemIMG: return D("com.digitalresearch.gem-img", [.image], ext: ["img", "ximg"], mime: ["image/x-gem"], "GEM image")
+        case .degas: return D("com.atari.degas", [.image], ext: ["pi1", "pi2", "pi3", "pc1", "pc2", "pc3"], mime: ["image/x-atari-degas"], "Atari DEGAS image")
+        case .mgr: return D("com.bellcore.mgr-bitmap", [.image], ext: ["mgr"], mime: ["image/x-mgr"], "MGR bitmap")
+        case .cmuRaster: return D("edu.cmu.wm-raster", [.image], ext: ["cmu"], mime: ["image/x-cmu-raster"], "CMU window manager raster")
+        case .microDesign: return D("com.microdesign.mda", [.image], ext: ["mda", "mdp"], mime: ["image/x-microdesign"], "MicroDesign page")
+        case .solitaireSIR: return D("com.solitaire.sir", [.image], ext: ["sir"], mime: ["image/x-solitaire-sir"], "Solitaire image recorder image")
+        case .garminSRF: return D("com.garmin.srf", [.image], ext: ["srf"], mime: ["image/x-garmin-srf"], "Garmin vehicle bitmap")
+        case .vicar: return D("gov.nasa.jpl.vicar", [.image], ext: ["vic", "vicar"], mime: ["image/x-vicar"], "VICAR image")
+        case .cals: return D("mil.cals.raster", [.image], ext: ["cals", "cal", "ct1"], mime: ["image/x-cals"], "CALS raster image")
+        case .xcursor: return D("org.x.xcursor", [.image], mime: ["image/x-xcursor"], "X cursor")
         case .pdf: return D("com.adobe.pdf", [.data, .compositeContent], ext: ["pdf"], mime: ["application/pdf"], "PDF document")
         case .postScript: return D("com.adobe.postscript", [.data], ext: ["ps"], mime: ["application/postscript"], "PostScript document")
         case .eps: return D("com.adobe.encapsulated-postscript", [.postScript], ext: ["eps", "epsf"], mime: ["application/postscript", "image/x-eps"], "Encapsulated PostScript", family: .postScript)
@@ -160,6 +213,16 @@ extension ImageType {
         case .x3f: return D("com.sigma.x3f-raw-image", [.cameraRawImage], ext: ["x3f"], mime: ["image/x-sigma-x3f"], "Sigma X3F raw image")
         case .mef: return D("com.mamiya.mef-raw-image", [.cameraRawImage], ext: ["mef"], mime: ["image/x-mamiya-mef"], "Mamiya MEF raw image", family: .tiff)
         case .rwz: return D("com.rawzor.rwz-raw-image", [.cameraRawImage], ext: ["rwz"], mime: ["image/x-rawzor"], "Rawzor compressed raw image")
+        // Camera RAW identifiers ImageIO declares beyond FORMATS.md section 1 (issue 13). A Canon
+        // TIFF RAW and a Sony AXR are, byte for byte, a Canon TIFF and an ARW: only a hint names
+        // them. Olympus's OR and SR identifiers are read by ImageIO as ORF; which header says
+        // which is not documented, so detection answers ORF and only a hint names them.
+        case .canonTIFRaw: return D("com.canon.tif-raw-image", [.cameraRawImage], ext: ["tif"], mime: ["image/tiff"], "Canon TIFF raw image", family: .tiff, hintOnly: true)
+        case .sonyAXR: return D("com.sony.axr-raw-image", [.cameraRawImage], ext: ["axr"], mime: ["image/x-sony-axr"], "Sony AXR raw image", family: .tiff, hintOnly: true)
+        case .olympusOR: return D("com.olympus.or-raw-image", [.cameraRawImage], ext: ["orf"], mime: ["image/x-olympus-orf"], "Olympus ORF (OR) raw image", family: .orf, hintOnly: true)
+        case .olympusSR: return D("com.olympus.sr-raw-image", [.cameraRawImage], ext: ["orf"], mime: ["image/x-olympus-orf"], "Olympus ORF (SR) raw image", family: .orf, hintOnly: true)
+        case .leicaRaw: return D("com.leica.raw-image", [.cameraRawImage], ext: ["raw"], mime: ["image/x-leica-raw"], "Leica raw image", family: .rw2)
+        case .dxoRaw: return D("com.dxo.raw-image", [.cameraRawImage], ext: ["dxo"], mime: ["image/x-dxo-dxo"], "DxO raw image", family: .tiff)
 
         // 1.4 Neighbours: recognised so that they are never reported as images
         case .mpeg4: return D("public.mpeg-4", [.movie], ext: ["mp4"], mime: ["video/mp4"], "MPEG-4 movie")
@@ -173,8 +236,16 @@ extension ImageType {
         case .avi: return D("public.avi", [.movie], ext: ["avi"], mime: ["video/x-msvideo"], "AVI movie")
         case .wave: return D("com.microsoft.waveform-audio", [.audio], ext: ["wav", "wave"], mime: ["audio/wav"], "WAVE audio")
         case .mp3: return D("public.mp3", [.audio], ext: ["mp3"], mime: ["audio/mpeg"], "MP3 audio")
+        case .aiff: return D("public.aiff-audio", [.audio], ext: ["aiff", "aif", "aifc"], mime: ["audio/aiff", "audio/x-aiff"], "AIFF audio")
+        case .flashVideo: return D("com.adobe.flash.video", [.movie], ext: ["flv"], mime: ["video/x-flv"], "Flash video")
+        case .mpeg: return D("public.mpeg", [.movie], ext: ["mpg", "mpeg", "m1v"], mime: ["video/mpeg"], "MPEG movie")
         case .zip: return D("public.zip-archive", [.archive], ext: ["zip"], mime: ["application/zip"], "ZIP archive")
         case .gzip: return D("org.gnu.gnu-zip-archive", [.archive], ext: ["gz", "gzip"], mime: ["application/gzip"], "gzip archive")
+        case .colorSyncProfile: return D("com.apple.colorsync-profile", [.data], ext: ["icc", "icm"], mime: ["application/vnd.iccprofile"], "ICC colour profile")
+        case .trueTypeFont: return D("public.truetype-ttf-font", [.font], ext: ["ttf"], mime: ["font/ttf"], "TrueType font")
+        case .openTypeFont: return D("public.opentype-font", [.font], ext: ["otf"], mime: ["font/otf"], "OpenType font")
+        case .woff: return D("org.w3.woff", [.font], ext: ["woff"], mime: ["font/woff"], "WOFF font")
+        case .woff2: return D("org.w3.woff2", [.font], ext: ["woff2"], mime: ["font/woff2"], "WOFF2 font")
         case .html: return D("public.html", [.text], ext: ["html", "htm"], mime: ["text/html"], "HTML document")
         case .xml: return D("public.xml", [.text], ext: ["xml"], mime: ["application/xml", "text/xml"], "XML document")
         case .json: return D("public.json", [.text], ext: ["json"], mime: ["application/json"], "JSON document")
@@ -238,28 +309,33 @@ enum Catalog {
 
 /// A small fixed-size bit set of types, for conformance queries without allocation.
 struct TypeSet: Sendable, Hashable {
-    private var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    /// Four words: every `UInt8` raw value.
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
     func contains(_ type: ImageType) -> Bool {
         let bit = Int(type.rawValue)
+        let mask: UInt64 = 1 << UInt64(bit & 63)
         switch bit >> 6 {
-        case 0: return words.0 & (1 << UInt64(bit & 63)) != 0
-        case 1: return words.1 & (1 << UInt64(bit & 63)) != 0
-        default: return words.2 & (1 << UInt64(bit & 63)) != 0
+        case 0: return words.0 & mask != 0
+        case 1: return words.1 & mask != 0
+        case 2: return words.2 & mask != 0
+        default: return words.3 & mask != 0
         }
     }
 
     mutating func insert(_ type: ImageType) {
         let bit = Int(type.rawValue)
+        let mask: UInt64 = 1 << UInt64(bit & 63)
         switch bit >> 6 {
-        case 0: words.0 |= 1 << UInt64(bit & 63)
-        case 1: words.1 |= 1 << UInt64(bit & 63)
-        default: words.2 |= 1 << UInt64(bit & 63)
+        case 0: words.0 |= mask
+        case 1: words.1 |= mask
+        case 2: words.2 |= mask
+        default: words.3 |= mask
         }
     }
 
     static func == (a: TypeSet, b: TypeSet) -> Bool { a.words == b.words }
     func hash(into hasher: inout Hasher) {
-        hasher.combine(words.0); hasher.combine(words.1); hasher.combine(words.2)
+        hasher.combine(words.0); hasher.combine(words.1); hasher.combine(words.2); hasher.combine(words.3)
     }
 }

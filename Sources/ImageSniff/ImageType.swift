@@ -51,7 +51,7 @@ extension ImageType {
 
     /// Whether the catalog declares this type as an abstract node with no bytes of its own
     /// (`public.image`, `public.camera-raw-image`, ...).
-    public var isAbstract: Bool { declared.extensions.isEmpty && self != .data }
+    public var isAbstract: Bool { declared.extensions.isEmpty && declared.mimeTypes.isEmpty }
 
     /// The node detection reports when the bytes cannot tell this type from its siblings, if any.
     public var detectionFamily: ImageType? { declared.family }

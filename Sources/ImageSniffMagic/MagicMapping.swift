@@ -83,16 +83,26 @@ public enum MagicMapping {
         "image/x-eps": "com.adobe.encapsulated-postscript",
         "video/x-mng": "org.libpng.mng",
         "video/x-jng": "org.libpng.jng",
+        "image/vnd.fpx": "com.kodak.flashpix-image",
+        "image/wmf": "com.microsoft.wmf",
+        "image/x-atari-degas": "com.atari.degas",
+        "image/x-gem": "com.digitalresearch.gem-img",
+        "image/x-gimp-gbr": "org.gimp.gbr",
+        "image/x-gimp-gih": "org.gimp.gih",
+        "image/x-gimp-pat": "org.gimp.pat",
+        "image/x-xcursor": "org.x.xcursor",
+        "image/x-xv-thumbnail": "com.trilon.xv-thumbnail",
+        "video/x-fli": "com.autodesk.flic",
+        "video/x-flc": "com.autodesk.flic",
 
         // Images libmagic names that the catalog does not declare.
         "image/cgm": nil, "image/g3fax": nil, "image/vnd.dwg": nil, "image/vnd.dxf": nil,
-        "image/vnd.fpx": nil, "image/wmf": nil, "image/x-3ds": nil, "image/x-atari-degas": nil,
+        "image/x-3ds": nil,
         "image/x-award-bioslogo": nil, "image/x-award-bioslogo2": nil,
         "image/x-commodore-vbm": nil, "image/x-corel-bmf": nil, "image/x-corel-cpt": nil,
         "image/x-corel-des": nil, "image/x-cpi": nil, "image/x-deskmate-fig": nil,
         "image/x-epoc-mbm": nil, "image/x-epoc-sketch": nil, "image/x-garmin-exe": nil,
-        "image/x-gem": nil, "image/x-gimp-gbr": nil, "image/x-gimp-gih": nil,
-        "image/x-gimp-pat": nil, "image/x-godot-stex": nil, "image/x-greenstreet-art": nil,
+        "image/x-godot-stex": nil, "image/x-greenstreet-art": nil,
         "image/x-hsi": nil, "image/x-ibm-pointer": nil, "image/x-idf": nil, "image/x-ilab": nil,
         "image/x-intergraph": nil, "image/x-intergraph-cit": nil, "image/x-intergraph-rgb": nil,
         "image/x-intergraph-rle": nil, "image/x-lss16": nil, "image/x-ms-awd": nil,
@@ -104,8 +114,8 @@ public enum MagicMapping {
         "image/x-sony-tim": nil, "image/x-ulead-imaginfo": nil, "image/x-ulead-pe3": nil,
         "image/x-ulead-pe4": nil, "image/x-ulead-pst": nil, "image/x-ulead-tpl": nil,
         "image/x-unknown": nil,       // ZIF, FGF, PBF: GIF/PNG look-alikes, none of ours
-        "image/x-wordperfect-graphics": nil, "image/x-wpg": nil, "image/x-xcursor": nil,
-        "image/x-xfig": nil, "image/x-xv-thumbnail": nil, "image/x.nifti": nil,
+        "image/x-wordperfect-graphics": nil, "image/x-wpg": nil,
+        "image/x-xfig": nil, "image/x.nifti": nil,
 
         // Neighbours (FORMATS.md 1.4).
         "video/mp4": "public.mpeg-4",
@@ -133,6 +143,14 @@ public enum MagicMapping {
         "text/xml": "public.xml",
         "application/xml": "public.xml",
         "application/json": "public.json",
+        "audio/x-aiff": "public.aiff-audio",
+        "video/x-flv": "com.adobe.flash.video",
+        "video/mpeg": "public.mpeg",
+        "font/sfnt": "public.truetype-ttf-font",          // OpenType with TrueType outlines too
+        "application/vnd.ms-opentype": "public.opentype-font",
+        "font/woff": "org.w3.woff",
+        "font/woff2": "org.w3.woff2",
+        "application/vnd.iccprofile": "com.apple.colorsync-profile",
     ]
 
     /// Where the MIME type alone is ambiguous, the description decides: (MIME type, a substring
@@ -175,6 +193,22 @@ public enum MagicMapping {
         ("application/octet-stream", "MacPaint image data", "com.apple.macpaint-image"),
         ("application/octet-stream", "JPEG 2000", "public.jpeg-2000"), // brand `jph ` (HTJ2K)
         ("text/plain", "xbm image", "public.xbitmap-image"),
+        ("application/octet-stream", "IFF data, ILBM", "com.ea.iff-ilbm"),
+        ("application/octet-stream", "IFF data, ANIM", "com.ea.iff-anim"),
+        ("application/octet-stream", "icrosoft Paint image data", "com.microsoft.msp"),   // 5.44 drops the M of 1.x
+        ("application/octet-stream", "Microsoft Paint image data", "com.microsoft.msp"),
+        ("application/octet-stream", "FireViewer/ImageViewer PalmOS document", "com.palm.imageviewer-pdb"),
+        ("application/octet-stream", "RLE image data", "edu.utah.rle"),
+        ("application/octet-stream", "Windows Enhanced Metafile (EMF) image data", "com.microsoft.emf"),
+        ("application/octet-stream", "Kodak Photo CD image pack", "com.kodak.photocd"),
+        ("application/octet-stream", "MGR bitmap", "com.bellcore.mgr-bitmap"),
+        ("application/octet-stream", "CMU window manager raster image data", "edu.cmu.wm-raster"),
+        ("application/octet-stream", "MicroDesign data", "com.microdesign.mda"),
+        ("application/octet-stream", "Solitaire Image Recorder format", "com.solitaire.sir"),
+        ("application/octet-stream", "Garmin Bitmap file", "com.garmin.srf"),
+        ("application/octet-stream", "PDS (VICAR) image data", "gov.nasa.jpl.vicar"),
+        ("application/octet-stream", "JBIG2 image", "org.jpeg.jbig2"),
+        ("application/octet-stream", "X11 cursor", "org.x.xcursor"),
     ]
 
     /// What libmagic's MIME type and description mean in ImageSniff's terms.

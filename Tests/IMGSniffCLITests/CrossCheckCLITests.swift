@@ -7,7 +7,7 @@ struct CrossCheckCLITests {
 
     @Test("NDJSON records carry libmagic's answer and a verdict")
     func ndjsonRecordsCarryLibmagic() throws {
-        let files = ["jpeg/mpo-pillow", "png/alpha", "raw/nef", "text/trap-gif8"]
+        let files = ["jpeg/mpo-stereo-disparity", "png/alpha", "raw/nef", "text/trap-gif8"]
         let r = try IMGSniffBinary.run(["scan", "--cross-check", "--format", "ndjson"] + files, in: testImages)
         #expect(r.status == 0, "\(r.stderr)")
         let records = try parseNDJSON(r)
@@ -17,7 +17,7 @@ struct CrossCheckCLITests {
             #expect(magic?["mime"] is String, "\(record)")
             #expect(magic?["verdict"] is String, "\(record)")
         }
-        let mpo = records.first { ($0["path"] as? String) == "jpeg/mpo-pillow" }?["libmagic"] as? [String: Any]
+        let mpo = records.first { ($0["path"] as? String) == "jpeg/mpo-stereo-disparity" }?["libmagic"] as? [String: Any]
         #expect(mpo?["mime"] as? String == "image/jpeg")
         #expect(mpo?["verdict"] as? String == "oursMoreSpecific")
     }

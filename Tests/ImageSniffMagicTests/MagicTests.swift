@@ -133,7 +133,7 @@ struct MagicMappingTests {
         #expect(MagicMapping.meaning(mimeType: "application/octet-stream", description: "data") == .unknown)
         #expect(MagicMapping.meaning(mimeType: "inode/x-empty", description: "empty") == .unknown)
         #expect(MagicMapping.meaning(mimeType: "application/x-empty", description: "empty") == .unknown)
-        #expect(MagicMapping.meaning(mimeType: "image/wmf") == .unmapped)
+        #expect(MagicMapping.meaning(mimeType: "image/x-award-bioslogo") == .unmapped)
         #expect(MagicMapping.meaning(mimeType: "application/x-no-such-thing") == .unmapped)
     }
 
@@ -201,7 +201,7 @@ struct VerdictTests {
         // Unknowns.
         #expect(verdict(.rw2, "application/octet-stream", "data") == .libmagicUnknown)
         #expect(verdict(.data, "text/plain") == .oursUnknown)
-        #expect(verdict(.data, "image/wmf") == .oursUnknown)
+        #expect(verdict(.data, "image/x-award-bioslogo") == .oursUnknown)
         // Kinds of text.
         #expect(verdict(.plainText, "text/x-c") == .libmagicMoreSpecific)
         #expect(verdict(.plainText, "application/javascript") == .libmagicMoreSpecific)
@@ -212,7 +212,7 @@ struct VerdictTests {
         #expect(verdict(.png, "text/plain") == .disagree)
         // Unrelated.
         #expect(verdict(.plainText, "image/gif") == .disagree)
-        #expect(verdict(.png, "image/wmf") == .disagree)
+        #expect(verdict(.png, "image/x-award-bioslogo") == .disagree)
         #expect(verdict(.cr3, "video/mp4") == .disagree)
         #expect(verdict(.heic, "image/avif") == .disagree)
     }

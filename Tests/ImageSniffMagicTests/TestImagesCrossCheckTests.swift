@@ -1,6 +1,7 @@
 import Foundation
 import ImageSniff
 import Testing
+import TestSupport
 @testable import ImageSniffMagic
 
 /// The libmagic cross-check over every file of TestImages/manifest.tsv.
@@ -8,18 +9,17 @@ import Testing
 /// "Ours" is the real detector's answer (`FileSniffer`): the point is to compare the two
 /// programs. Where the detector and the manifest differ, that is a detection (core) failure,
 /// reported by `detectorMatchesManifest` alone; for the listing, such a file is compared with the
-/// manifest's identifier (what the detector should say), so that the list neither has to
-/// record core bugs nor changes when they are fixed.
+/// manifest's identifier (what the detector should say).
 ///
-/// Every verdict other than `agree` must be listed in TestImages/libmagic-disagreements.tsv
-/// (file, our identifier, libmagic's MIME type, verdict, reason), and every listed line must
-/// still occur, so that the list stays true. Set `IMAGESNIFF_CROSSCHECK_DUMP=/some/path` to write
-/// every result (agreements too) as TSV.
+/// Every verdict other than `agree` needs a reason: the first rule of
+/// TestImages/libmagic-reasons.tsv that matches it. From the rules and the cross-check, the test
+/// generates TestImages/libmagic-disagreements.tsv (every difference, file by file, with its
+/// reason) and the README's accuracy section, and fails when the committed ones differ from what
+/// it generates: they are regenerated, never edited by hand
+/// (`IMAGESNIFF_REGENERATE=1 swift test --filter TestImagesCrossCheck` writes them).
 @Suite("libmagic cross-check over TestImages", .serialized)
 struct TestImagesCrossCheckTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let images = root.appendingPathComponent("TestImages")
+    static let images = Repository.testImages
 
     struct Row {
         let file: String
@@ -29,52 +29,39 @@ struct TestImagesCrossCheckTests {
         let result: CrossCheckResult?
     }
 
-    struct Listed: Hashable {
+    /// One rule of libmagic-reasons.tsv.
+    struct Reason {
         let file: String
         let ours: String
         let mime: String
         let verdict: String
-    }
+        let text: String
 
-    /// The manifest rows: file and expected identifier.
-    static func manifest() throws -> [(file: String, identifier: String)] {
-        let text = try String(contentsOf: images.appendingPathComponent("manifest.tsv"), encoding: .utf8)
-        return text.split(separator: "\n").dropFirst().compactMap { line in
-            let cols = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard cols.count >= 2, !cols[0].hasPrefix("#") else { return nil }
-            return (String(cols[0]), String(cols[1]))
+        func matches(_ file: String, _ ours: String, _ mime: String, _ verdict: String) -> Bool {
+            func glob(_ pattern: String, _ value: String) -> Bool { pattern == "*" || fnmatch(pattern, value, 0) == 0 }
+            return glob(self.file, file) && glob(self.ours, ours) && glob(self.mime, mime) && glob(self.verdict, verdict)
         }
     }
 
-    /// The listed disagreements (comment lines start with `#`; the header starts with `file`).
-    static func listed() throws -> [Listed: String] {
-        let text = try String(contentsOf: images.appendingPathComponent("libmagic-disagreements.tsv"), encoding: .utf8)
-        var table: [Listed: String] = [:]
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("file\t") {
+    static func reasons() throws -> [Reason] {
+        let text = try String(contentsOf: images.appendingPathComponent("libmagic-reasons.tsv"), encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line in
+            guard !line.hasPrefix("#"), !line.hasPrefix("file\t") else { return nil }
             let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard cols.count >= 5 else {
-                Issue.record("malformed line in libmagic-disagreements.tsv: \(line)")
-                continue
+            guard cols.count == 5, !cols[4].isEmpty else {
+                Issue.record("malformed rule in libmagic-reasons.tsv: \(line)")
+                return nil
             }
-            let key = Listed(file: cols[0], ours: cols[1], mime: cols[2], verdict: cols[3])
-            if table[key] != nil { Issue.record("duplicate line in libmagic-disagreements.tsv: \(line)") }
-            if cols[4].trimmingCharacters(in: .whitespaces).isEmpty {
-                Issue.record("no reason given in libmagic-disagreements.tsv: \(line)")
-            }
-            if Verdict(rawValue: cols[3]) == nil || cols[3] == "agree" {
-                Issue.record("not a non-agree verdict in libmagic-disagreements.tsv: \(line)")
-            }
-            table[key] = cols[4]
+            return Reason(file: cols[0], ours: cols[1], mime: cols[2], verdict: cols[3], text: cols[4])
         }
-        return table
     }
 
     /// Runs both detectors over every manifest file, once.
     static let rows: Result<[Row], Error> = Result {
         let magic = try Magic()
         let sniffer = FileSniffer()
-        return try manifest().map { entry in
-            let path = images.appendingPathComponent(entry.file).path
+        return try Manifest.load().map { entry in
+            let path = entry.url.path
             var detected: Detection?
             var failure: String?
             var result: CrossCheckResult?
@@ -92,44 +79,95 @@ struct TestImagesCrossCheckTests {
         }
     }
 
-    /// The list is written for libmagic 5.44 (the version FORMATS.md and the reasons cite);
-    /// another version answers differently and would need its own list.
-    @Test(.enabled(if: Magic.version == 544, "libmagic-disagreements.tsv is for libmagic 5.44"))
-    func everyDisagreementIsListedAndEveryListedOneOccurs() throws {
-        let rows = try Self.rows.get()
-        #expect(!rows.isEmpty, "TestImages/manifest.tsv lists no files")
-        let listed = try Self.listed()
-        var seen: Set<Listed> = []
-        var summary = CrossCheckSummary()
-        var dump = ["file\tdetected\tours\tlibmagic_mime\tlibmagic_uti\tverdict\tlibmagic_description"]
+    /// The generated disagreement list and README section for these rows and rules; records an
+    /// issue for each difference without a reason and each rule nothing uses.
+    static func generate(_ rows: [Row], _ rules: [Reason]) -> (list: String, section: String) {
+        var used = Set<Int>()
+        var lines = [
+            "# Every difference between ImageSniff and libmagic 5.44 over TestImages, with its reason.",
+            "# Generated (IMAGESNIFF_REGENERATE=1 swift test --filter TestImagesCrossCheck) from",
+            "# libmagic-reasons.tsv and a cross-check of every file: do not edit by hand.",
+            "file\tidentifier\tlibmagic_mime\tverdict\treason",
+        ]
+        var counts: [Verdict: Int] = [:]
+        var formats: [Verdict: [String]] = [:]
+        var libmagicRight = 0
         for row in rows {
-            guard let result = row.result else {
-                Issue.record("\(row.file): \(row.error ?? "no result")")
-                summary.addError()
+            guard let result = row.result else { continue }
+            counts[result.verdict, default: 0] += 1
+            if result.theirs == result.ours { libmagicRight += 1 }
+            guard result.verdict != .agree else { continue }
+            let (ours, mime, verdict) = (result.ours.identifier, result.libmagic.mimeType, result.verdict.rawValue)
+            guard let index = rules.firstIndex(where: { $0.matches(row.file, ours, mime, verdict) }) else {
+                Issue.record("""
+                    no reason for a libmagic difference; add a rule to TestImages/libmagic-reasons.tsv:
+                    \(row.file)\t\(ours)\t\(mime)\t\(verdict)\t(libmagic: \(result.libmagic.description))
+                    """)
                 continue
             }
-            summary.add(result)
-            dump.append([row.file, row.detected?.type.identifier ?? "-", result.ours.identifier, result.libmagic.mimeType,
-                         result.theirs?.identifier ?? "-", result.verdict.rawValue,
-                         result.libmagic.description].joined(separator: "\t"))
-            guard result.verdict != .agree else { continue }
-            let key = Listed(file: row.file, ours: result.ours.identifier, mime: result.libmagic.mimeType,
-                             verdict: result.verdict.rawValue)
-            seen.insert(key)
-            if listed[key] == nil {
-                Issue.record("""
-                    unlisted libmagic difference; add to TestImages/libmagic-disagreements.tsv with a reason:
-                    \(key.file)\t\(key.ours)\t\(key.mime)\t\(key.verdict)\t(libmagic: \(result.libmagic.description))
-                    """)
-            }
+            used.insert(index)
+            lines.append([row.file, ours, mime, verdict, rules[index].text].joined(separator: "\t"))
+            if !(formats[result.verdict] ?? []).contains(ours) { formats[result.verdict, default: []].append(ours) }
         }
-        for key in listed.keys.sorted(by: { $0.file < $1.file }) where !seen.contains(key) {
-            Issue.record("listed in libmagic-disagreements.tsv but no longer occurs: \(key.file)\t\(key.ours)\t\(key.mime)\t\(key.verdict)")
+        for (index, rule) in rules.enumerated() where !used.contains(index) {
+            Issue.record("rule of libmagic-reasons.tsv that no difference uses: \(rule.file)\t\(rule.ours)\t\(rule.mime)\t\(rule.verdict)")
         }
-        print(summary.report(pairLimit: 40))
-        if let path = ProcessInfo.processInfo.environment["IMAGESNIFF_CROSSCHECK_DUMP"] {
-            try (dump.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let total = rows.count
+        let labels: [(Verdict, String)] = [
+            (.agree, "agree"), (.oursMoreSpecific, "ours more specific (libmagic names an ancestor or the family)"),
+            (.libmagicMoreSpecific, "libmagic more specific"), (.disagree, "disagree"),
+            (.libmagicUnknown, "libmagic unknown (no test for the format in 5.44)"), (.oursUnknown, "ours unknown"),
+        ]
+        var section = """
+            Over the \(total) files of TestImages (`imgsniff scan --cross-check --format ndjson TestImages`; the \
+            test suite checks the same, file by file, and generates this section):
+
+            | verdict (ours vs libmagic 5.44) | files |
+            |---|---|
+
+            """
+        for (verdict, label) in labels { section += "| \(label) | \(counts[verdict] ?? 0) |\n" }
+        let percent = total > 0 ? libmagicRight * 100 / total : 0
+        section += """
+
+            ImageSniff gives the manifest's identifier for every file; libmagic's answer maps to it for \
+            \(libmagicRight) (\(percent) %). Every difference is in `TestImages/libmagic-disagreements.tsv` with \
+            its reason. The formats involved:
+
+
+            """
+        for (verdict, label) in labels where verdict != .agree {
+            guard let list = formats[verdict], !list.isEmpty else { continue }
+            section += "- **\(label.prefix(1).uppercased() + label.dropFirst())**: " + list.map { "`\($0)`" }.joined(separator: ", ") + ".\n"
         }
+        return (lines.joined(separator: "\n") + "\n", section)
+    }
+
+    static let begin = "<!-- accuracy:begin -->"
+    static let end = "<!-- accuracy:end -->"
+
+    /// The list is written for libmagic 5.44 (the version the reasons cite); another version answers
+    /// differently and would need rules of its own.
+    @Test(.enabled(if: Magic.version == 544, "libmagic-reasons.tsv is for libmagic 5.44"))
+    func disagreementsAndAccuracyAreRegenerated() throws {
+        let rows = try Self.rows.get()
+        try #require(!rows.isEmpty, "TestImages/manifest.tsv lists no files")
+        for row in rows where row.result == nil { Issue.record("\(row.file): \(row.error ?? "no result")") }
+        let (list, section) = Self.generate(rows, try Self.reasons())
+        let listURL = Self.images.appendingPathComponent("libmagic-disagreements.tsv")
+        let readmeURL = Repository.url("README.md")
+        let readme = try String(contentsOf: readmeURL, encoding: .utf8)
+        let start = try #require(readme.range(of: Self.begin + "\n"), "README.md lacks \(Self.begin)")
+        let stop = try #require(readme.range(of: Self.end), "README.md lacks \(Self.end)")
+        let regenerated = String(readme[..<start.upperBound]) + section + String(readme[stop.lowerBound...])
+        if ProcessInfo.processInfo.environment["IMAGESNIFF_REGENERATE"] == "1" {
+            try list.write(to: listURL, atomically: true, encoding: .utf8)
+            try regenerated.write(to: readmeURL, atomically: true, encoding: .utf8)
+            return
+        }
+        let committed = try String(contentsOf: listURL, encoding: .utf8)
+        #expect(committed == list, "TestImages/libmagic-disagreements.tsv is stale: IMAGESNIFF_REGENERATE=1 swift test --filter TestImagesCrossCheck")
+        #expect(readme == regenerated, "README.md's accuracy section is stale: IMAGESNIFF_REGENERATE=1 swift test --filter TestImagesCrossCheck")
     }
 
     /// A core (detection) check, kept apart: the cross-check compares the detector's real answer,

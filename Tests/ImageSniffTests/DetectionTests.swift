@@ -26,11 +26,26 @@ struct DetectionTests {
     @Test func jpegAndItsRelatives() {
         #expect(sniff(minimalJPEG).type == .jpeg)
         #expect(sniff(minimalJPEG).confidence == .conclusive)
-        // MPO: an APP2 MPF segment with a TIFF header before SOF.
-        var mpo = Array(minimalJPEG[0..<20])
-        mpo += [0xFF, 0xE2, 0x00, 0x10] + bytes("MPF\0") + bytes("II*\0") + [8, 0, 0, 0]
-        mpo += Array(minimalJPEG[20...])
-        #expect(sniff(mpo).type == .mpo)
+        // An APP2 MPF segment: MPO only when an MP entry is a multi-frame image (CIPA DC-007).
+        func withMPF(_ types: [UInt32], bigEndian: Bool = false) -> [UInt8] {
+            var mpf = ByteBuilder()
+            func u16(_ v: UInt16) { bigEndian ? mpf.u16be(v) : mpf.u16le(v) }
+            func u32(_ v: UInt32) { bigEndian ? mpf.u32be(v) : mpf.u32le(v) }
+            mpf.ascii(bigEndian ? "MM\0*" : "II*\0"); u32(8)
+            u16(2)  // MP Index IFD: version and MP entries
+            u16(0xB000); u16(7); u32(4); mpf.ascii("0100")
+            u16(0xB002); u16(7); u32(UInt32(16 * types.count)); u32(8 + 2 + 24 + 4)
+            u32(0)  // next IFD
+            for type in types { u32(type); u32(1000); u32(0); u16(0); u16(0) }
+            var jpeg = Array(minimalJPEG[0..<20])
+            jpeg += [0xFF, 0xE2] + [UInt8((mpf.bytes.count + 6) >> 8), UInt8((mpf.bytes.count + 6) & 0xFF)] + bytes("MPF\0") + mpf.bytes
+            return jpeg + Array(minimalJPEG[20...])
+        }
+        #expect(sniff(withMPF([0x2002_0002, 0x0002_0002])).type == .mpo, "stereo pair (disparity)")
+        #expect(sniff(withMPF([0x2002_0001, 0x0002_0001, 0x0002_0001], bigEndian: true)).type == .mpo, "panorama")
+        #expect(sniff(withMPF([0x2003_0000, 0x0000_0000])).type == .jpeg, "primary and gain map (undefined)")
+        #expect(sniff(withMPF([0x2003_0000, 0x0001_0001])).type == .jpeg, "primary and a large thumbnail")
+        #expect(sniff(withMPF([])).type == .jpeg, "no entries")
         // JPEG-LS: SOF55 right after SOI.
         let ls: [UInt8] = [0xFF, 0xD8, 0xFF, 0xF7, 0x00, 0x0B, 8, 0, 1, 0, 1, 1, 1, 0x11, 0, 0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0, 0]
         #expect(sniff(ls).type == .jpegLS)

@@ -14,11 +14,20 @@ struct HostileInputTests {
         var p = 128
         while p < data.count { lengths.append(p); p *= 2 }
         for n in lengths {
-            let cut = ImageSniffer.detect(data[0..<n]).type
-            #expect(DetectionInvariants.isAcceptablePrefixAnswer(cut, whole: whole), "\(entry.file) cut at \(n): \(cut) (whole: \(whole))")
-            // A prefix handed over as a prefix of the real length never claims more than the whole.
-            let prefix = ImageSniffer.detect(prefix: data[0..<n], totalLength: data.count)
-            #expect(DetectionInvariants.isAcceptablePrefixAnswer(prefix.type, whole: whole), "\(entry.file) prefix \(n): \(prefix)")
+            data.withUnsafeBytes { all in
+                let bytes = UnsafeRawBufferPointer(rebasing: all[0..<n])
+                let cut = ImageSniffer.detect(bytes)
+                // A file without magic is only its size and a few fields in range, which a cut of
+                // another file can be by chance (a DEGAS picture cut at 37 bytes is a 5×33 WBMP
+                // to the byte): such an answer may differ, but is never more than likely.
+                let chance = cut.type.acceptsHintWithoutMagic && cut.confidence == .likely
+                #expect(chance || DetectionInvariants.isAcceptablePrefixAnswer(cut.type, whole: whole, prefix: bytes),
+                        "\(entry.file) cut at \(n): \(cut) (whole: \(whole))")
+                // A prefix handed over as a prefix of the real length never claims more than the whole.
+                let prefix = ImageSniffer.detect(prefix: bytes, totalLength: data.count)
+                #expect(DetectionInvariants.isAcceptablePrefixAnswer(prefix.type, whole: whole, prefix: bytes),
+                        "\(entry.file) prefix \(n): \(prefix)")
+            }
         }
     }
 
@@ -76,7 +85,7 @@ struct HostileInputTests {
 
     private func withTemporaryFile(_ bytes: [UInt8], _ body: (String) throws -> Void) throws {
         let path = NSTemporaryDirectory() + "imgsniff-hostile-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         try body(path)
     }

@@ -48,6 +48,8 @@ struct RulesTests {
             #expect(slot == slot.sorted(), "byte \(b): a heuristic before a signature")
         }
         #expect(Registry.rules[table.elsewhere.last!].produces.contains(.plainText), "text comes last")
+        let strengths = table.elsewhere.map { Registry.rules[$0].strength }
+        #expect(strengths == strengths.sorted(), "a heuristic before a signature among the rules with evidence elsewhere")
         #expect(table.order.count == Registry.rules.reduce(0) { n, rule in
             if case .firstByte(let bytes) = rule.start { return n + bytes.count } else { return n }
         })

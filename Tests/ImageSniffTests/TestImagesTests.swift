@@ -22,11 +22,29 @@ struct TestImagesTests {
     }
 
     /// Every concrete catalog type has at least one test image (real where an encoder exists,
-    /// otherwise a minimal file built from the published structure and marked so in the manifest).
+    /// otherwise a minimal file built from the published structure and marked so in the manifest),
+    /// but those only a hint names: they have no bytes of their own.
     @Test func everyCatalogTypeHasATestImage() throws {
         let covered = Set(try Manifest.load().map(\.identifier))
-        for type in ImageType.allCases where !type.isAbstract && type != .data {
+        for type in ImageType.allCases where !type.isAbstract && type != .data && !type.isNamedOnlyByHint {
             #expect(covered.contains(type.identifier), "no test image for \(type.identifier)")
+        }
+    }
+
+    /// The types only a hint names are named by it on their family's bytes (a Canon TIFF RAW is a
+    /// Canon TIFF), and never on bytes that say something else conclusively (an AXR is an ARW).
+    @Test func hintOnlyTypesAreNamedByAHint() throws {
+        let canon = try #require(Manifest.entries.first { $0.file == "appleraw/canon-tif-raw-eos1d" })
+        let plain = try ImageSniffer.detect(fileAt: canon.url.path)
+        #expect(plain.type == .tiff && plain.confidence == .family)
+        let hinted = try ImageSniffer.detect(fileAt: canon.url.path, hint: "com.canon.tif-raw-image")
+        #expect(hinted.type == .canonTIFRaw && hinted.confidence == .hinted)
+        let axr = try #require(Manifest.entries.first { $0.file == "appleraw/sony-axr" })
+        #expect(try ImageSniffer.detect(fileAt: axr.url.path, hint: "axr").type == .arw)
+        let nikonTIFF = Repository.testImages.appendingPathComponent("raw/plain-tiff-nikon-make").path
+        #expect(try ImageSniffer.detect(fileAt: nikonTIFF, hint: "axr").type == .sonyAXR, "a TIFF family answer takes it")
+        for type in ImageType.allCases where type.isNamedOnlyByHint {
+            #expect(type.detectionFamily != nil)
         }
     }
 
@@ -34,14 +52,15 @@ struct TestImagesTests {
     @Test func everyFileIsInTheManifest() throws {
         let listed = Set(try Manifest.load().map(\.file))
         let scripts: Set<String> = ["manifest.tsv", "make-test-images.sh", "synthesize.py", "pyencode.py", "README.md",
-                                    "libmagic-disagreements.tsv", "file-report.tsv"]
+                                    "libmagic-disagreements.tsv", "libmagic-reasons.tsv", "file-report.tsv"]
         let root = Repository.testImages.path
         let walker = FileManager.default.enumerator(atPath: root)
         while let item = walker?.nextObject() as? String {
             var isDir: ObjCBool = false
             FileManager.default.fileExists(atPath: root + "/" + item, isDirectory: &isDir)
             if isDir.boolValue || scripts.contains(item) || item.hasSuffix(".py") || item.hasSuffix(".sh") { continue }
-            #expect(listed.contains(item), "\(item) is not in manifest.tsv")
+            let isListed = listed.contains(item)
+            #expect(isListed, "\(item) is not in manifest.tsv")
         }
     }
 }

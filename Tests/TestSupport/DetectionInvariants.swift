@@ -15,14 +15,20 @@ public enum DetectionInvariants {
         ".NEF", "image/x-tga", "mpo", "eps", "rwl", "heics", "avif", "jls", "no-such-type",
     ]
 
-    /// Whether `cut`, the answer for a prefix, is compatible with `whole`, the answer for all of
-    /// the data: the same, an ancestor or the family node, unknown, or generic text for a
-    /// text-based format. A cut SVGZ is still the gzip container it was written in.
-    public static func isAcceptablePrefixAnswer(_ cut: ImageType, whole: ImageType) -> Bool {
+    /// Whether `cut`, the answer for `prefix` (a prefix of the data), is compatible with `whole`,
+    /// the answer for all of it: the same, an ancestor or the family node, unknown, or generic
+    /// text (plain, XML, HTML) when the prefix holds nothing but text, as the start of a format
+    /// with a text header does. A cut SVGZ is still the gzip container it was written in.
+    public static func isAcceptablePrefixAnswer(_ cut: ImageType, whole: ImageType, prefix: UnsafeRawBufferPointer) -> Bool {
         if cut == whole || cut == .data || whole.conforms(to: cut) || whole.belongs(toFamily: cut) { return true }
         if whole == .svg && cut == .gzip { return true }
-        let textual: Set<ImageType> = [.svg, .xbm, .xpm, .html, .xml, .json, .plainText, .postScript, .eps, .pdf]
-        return textual.contains(whole) && (cut == .plainText || cut == .xml || cut == .html)
+        return (cut == .plainText || cut == .xml || cut == .html) && holdsOnlyText(prefix)
+    }
+
+    /// Text by a rule of its own (not the detector's): printable ASCII, the usual white space,
+    /// escape, and bytes above 0x7F (UTF-8 or Latin-1); nothing else.
+    public static func holdsOnlyText(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.allSatisfy { b in b >= 0x20 && b != 0x7F || [0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x1B].contains(b) }
     }
 
     /// Invariants of any single answer.
@@ -58,7 +64,7 @@ public enum DetectionInvariants {
         if n < data.count {
             // A request for more must ask for more than was given (else a caller loops forever).
             if case .needsMoreData(let more) = p.completeness { require(more > n, "prefix of \(n)/\(data.count) asks for \(more): \(p)") }
-            require(isAcceptablePrefixAnswer(p.type, whole: d.type), "prefix of \(n)/\(data.count) says more than the whole: \(p) vs \(d)")
+            require(isAcceptablePrefixAnswer(p.type, whole: d.type, prefix: UnsafeRawBufferPointer(rebasing: data[0..<n])), "prefix of \(n)/\(data.count) says more than the whole: \(p) vs \(d)")
         } else {
             require(p == d, "prefix of everything differs from the whole: \(p) vs \(d)")
         }

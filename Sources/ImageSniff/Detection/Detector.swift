@@ -4,7 +4,7 @@
 //    heuristics, in registry order. The first that does not say `.no` answers; a request for more
 //    bytes without a fallback is kept and given back only if no later rule matches.
 // 2. When no signature matched, the rules whose evidence is elsewhere (DICOM's marker at 128,
-//    the magic-less formats, text), in registry order.
+//    then the magic-less formats, text last), strong before heuristic, in registry order.
 // A rule can only make an answer more specific, never hide another format's.
 
 /// The result of one pass over the bytes.
@@ -22,7 +22,7 @@ enum Detector {
         let order: [Int]
         /// Whether a lone first byte is handed to its rules (every one of them decides on one byte).
         let loneByteDecides: [Bool]
-        /// Rules whose evidence is elsewhere, in order.
+        /// Rules whose evidence is elsewhere, in order (strong before heuristic, then registry order).
         let elsewhere: [Int]
         let rules: [Rule]
 
@@ -46,7 +46,7 @@ enum Detector {
             self.slots = slots
             self.order = order
             self.loneByteDecides = lone
-            elsewhere = rules.indices.filter { rules[$0].start == .elsewhere }
+            elsewhere = ranked.filter { rules[$0].start == .elsewhere }
         }
     }
 
@@ -119,8 +119,13 @@ enum Detector {
             return .done(hit, truncated: truncated)
         case .need(let n, let fallback):
             // Ask for more only when it can be had: a structure past the read cap (a TIFF whose
-            // IFD0 sits at the end of a large file) is answered from what is here.
-            if n > input.view.count && input.hasMore && n <= input.limit { return .needPrefix(n) }
+            // IFD0 sits at the end of a large file) is answered from what is here. A check that
+            // wants more than the whole data holds gets all of it when it fits under the cap
+            // (a GIF's walk to a second frame near its end), and then says what the whole says.
+            if n > input.view.count && input.hasMore {
+                if n <= input.limit { return .needPrefix(n) }
+                if n > input.totalLength && input.limit == input.totalLength { return .needPrefix(input.limit) }
+            }
             // Wanting more than the data holds is truncation, whether or not all of it is in view.
             if n > input.totalLength { truncated = true }
             if let fallback { return .done(fallback, truncated: truncated) }

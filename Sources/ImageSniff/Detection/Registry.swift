@@ -1,13 +1,15 @@
-// Every family's rules, in the order the detector tries them when two rules share a first byte
-// (strong signatures before heuristics, see `Rule.Strength`) and in which the rules whose
-// evidence is elsewhere are tried (DICOM and legacy PVR before the magic-less formats, text last).
-// A family file declares its rules next to its checks; a new family file adds one line here.
+// Every family's rules. The detector tries the rules that share a first byte, and then the rules
+// whose evidence is elsewhere, strong signatures before heuristics (see `Rule.Strength`) and, within
+// a strength, in this order: so the magic-less formats of FORMATS.md come before the long tail's,
+// and text (a heuristic, registered last) ends the walk. A family file declares its rules next to
+// its checks; a new family file adds one entry here.
 
 enum Registry {
     static let rules: [Rule] = [
         ISOBMFF.rules, JPEG.rules, JPEG2000.rules, JPEGXL.rules, JPEGXR.rules, PNG.rules, GIF.rules,
         CameraRaw.rules, TIFF.rules, RIFF.rules, Bitmaps.rules, Netpbm.rules, Editors.rules, Codecs.rules,
-        Film.rules, Scientific.rules, Textures.rules, Documents.rules, Media.rules, Archives.rules,
-        Magicless.rules, Text.rules,
+        Scientific.rules, Film.rules, Textures.rules, Documents.rules, Media.rules, Archives.rules,
+        Magicless.rules, Resources.rules, Metafiles.rules, Compound.rules, Bilevel.rules, Retro.rules,
+        Devices.rules, GraphicsSoftware.rules, Text.rules,
     ].flatMap { $0 }
 }

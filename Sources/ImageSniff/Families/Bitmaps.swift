@@ -1,5 +1,5 @@
 // Plain raster bitmaps with a signature and a few header fields worth checking: BMP, ICO and
-// CUR, ICNS, PCX and DCX, Sun raster, SGI, X Window Dump.
+// CUR, ICNS, PCX and DCX, Sun raster, SGI, X Window Dump, X cursors.
 
 enum Bitmaps {
     static let rules = [
@@ -11,6 +11,7 @@ enum Bitmaps {
         Rule("Sun raster", .firstByte([0x59]), produces: [.sunRaster], check: sun),
         Rule("SGI", .firstByte([0x01]), produces: [.sgi], check: sgi),
         Rule("X Window Dump", .firstByte([0x00]), produces: [.xwd], check: xwd),
+        Rule("X cursor", .firstByte([0x58]), produces: [.xcursor], check: xcursor),
     ]
 
     static func bmp(_ input: Input) -> Step {
@@ -105,5 +106,13 @@ enum Bitmaps {
             }
         }
         return .no
+    }
+
+    /// `Xcur`, a header of 16 bytes, version 1.0 and a table of contents of at least one entry.
+    static func xcursor(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("Xcur") { return early }
+        guard let header = v.u32le(4), let version = v.u32le(8), let entries = v.u32le(12) else { return .need(16, fallback: nil) }
+        return header == 16 && version >> 16 == 1 && entries >= 1 && entries < 0x10000 ? .hit(Hit(.xcursor)) : .no
     }
 }

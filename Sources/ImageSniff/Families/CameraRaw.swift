@@ -7,7 +7,7 @@ enum CameraRaw {
     static let rules = [
         Rule("Canon CRW (CIFF)", .firstByte([0x49]), produces: [.crw], check: crw),
         Rule("Olympus ORF", .firstByte([0x49, 0x4D]), produces: [.orf], check: orf),
-        Rule("Panasonic RW2, RWL, RAW", .firstByte([0x49]), produces: [.rw2, .rwl, .panasonicRaw], check: panasonic),
+        Rule("Panasonic RW2, RWL, RAW; Leica RAW", .firstByte([0x49]), produces: [.rw2, .rwl, .panasonicRaw, .leicaRaw], check: panasonic),
         Rule("Phase One IIQ", .firstByte([0x49, 0x4D]), produces: [.iiq], check: phaseOne),
         Rule("Fujifilm RAF", .firstByte([0x46]), produces: [.raf], check: raf),
         Rule("Sigma X3F", .firstByte([0x46]), produces: [.x3f], check: x3f),
@@ -16,7 +16,7 @@ enum CameraRaw {
     ]
 
     /// The RAW types the TIFF rule can answer (a TIFF header and a walk of IFD0).
-    static let tiffBased: [ImageType] = [.dng, .cr2, .nef, .nrw, .arw, .sr2, .srf, .pef, .srw, .threeFR, .fff,
+    static let tiffBased: [ImageType] = [.dng, .dxoRaw, .cr2, .nef, .nrw, .arw, .sr2, .srf, .pef, .srw, .threeFR, .fff,
                                          .erf, .kodakRaw, .mos, .mef, .iiq]
 
     // MARK: Own magic
@@ -33,20 +33,22 @@ enum CameraRaw {
         return v.matches("IIRO") || v.matches("IIRS") || v.matches("MMOR") ? .hit(Hit(.orf)) : .no
     }
 
-    /// `IIU\0`: RW2 and RWL carry `88 E7 74 D8` at 8 (RWL if the Make is Leica); older files are `.raw`.
+    /// `IIU\0`: RW2 and RWL carry `88 E7 74 D8` at 8; older files (`.raw`) do not. Either way a
+    /// Make of Leica makes it Leica's (RWL, or Leica's `.raw` from Panasonic-built cameras).
     static func panasonic(_ input: Input) -> Step {
         let v = input.view
         guard v.matches("IIU\0") else { return .no }
         guard v.has(8, 4) else { return .need(12, fallback: Hit(.rw2, .family)) }
-        guard v.u32be(8) == 0x88E7_74D8 else { return .hit(Hit(.panasonicRaw)) }
-        guard let ifd0 = v.u32le(4) else { return .hit(Hit(.rw2)) }
+        let modern = v.u32be(8) == 0x88E7_74D8
+        let (panasonic, leica): (ImageType, ImageType) = modern ? (.rw2, .rwl) : (.panasonicRaw, .leicaRaw)
+        guard let ifd0 = v.u32le(4) else { return .hit(Hit(panasonic)) }
         var walk = IFDWalk(view: v, bigEndian: false)
         switch walk.readIFD(Int(ifd0)) {
         case .needs(let n): return .need(n, fallback: Hit(.rw2, .family))
-        case .bad: return .hit(Hit(.rw2))
+        case .bad: return .hit(Hit(panasonic))
         case .ok:
             if let end = walk.unreadValueEnd { return .need(end, fallback: Hit(.rw2, .family)) }
-            return .hit(Hit(walk.make("LEICA") ? .rwl : .rw2))
+            return .hit(Hit(walk.make("LEICA") ? leica : panasonic))
         }
     }
 
@@ -93,7 +95,11 @@ enum CameraRaw {
         case .bad: return .hit(Hit(.tiff, .family))
         case .ok: break
         }
-        if walk.tags.hasDNGVersion { return .hit(Hit(.dng)) }
+        if walk.tags.hasDNGVersion {
+            // DxO ONE files are DNGs made by DxO; ImageIO names them apart.
+            if let end = walk.unreadValueEnd { return .need(end, fallback: Hit(.dng)) }
+            return .hit(Hit(walk.make("DXO") ? .dxoRaw : .dng))
+        }
         if let end = walk.unreadValueEnd { return .need(end, fallback: Hit(.tiff, .family)) }
         let fromIFD0 = decide(walk)
         if fromIFD0.confidence != .family || walk.tags.subIFDs.count == 0 { return .hit(fromIFD0) }

@@ -1,4 +1,5 @@
-// The native documents of image editors: Photoshop PSD/PSB, GIMP XCF, ImageMagick MIFF.
+// The native documents of image editors: Photoshop PSD/PSB, GIMP XCF and GIMP's brushes,
+// patterns and image hoses, ImageMagick MIFF.
 // (OpenRaster is a ZIP archive: Archives.swift.)
 
 enum Editors {
@@ -6,6 +7,9 @@ enum Editors {
         Rule("Photoshop PSD, PSB", .firstByte([0x38]), produces: [.psd, .psb], check: psd),
         Rule("GIMP XCF", .firstByte([0x67]), produces: [.xcf], check: xcf),
         Rule("ImageMagick MIFF", .firstByte([0x69]), produces: [.miff], check: miff),
+        Rule("GIMP brush, pattern (GIMP or GPAT at 20)", .elsewhere, produces: [.gimpBrush, .gimpPattern], check: gimpResource),
+        Rule("GIMP image hose", .elsewhere, produces: [.gimpHose], check: gimpHose),
+        Rule("GIMP brush version 1", .elsewhere, strength: .heuristic, produces: [.gimpBrush], check: gimpBrushVersion1),
     ]
 
     /// `8BPS`, version 1 (PSD) or 2 (PSB), six reserved zero bytes, 1–56 channels.
@@ -33,5 +37,42 @@ enum Editors {
 
     static func miff(_ input: Input) -> Step {
         input.view.signature("id=ImageMagick") ?? .hit(Hit(.miff))
+    }
+
+    /// A GIMP brush (version 2: `GIMP` at 20) or pattern (`GPAT` at 20): a big-endian header
+    /// size, version, width, height and bytes a pixel before the tag.
+    static func gimpResource(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 24 else { return .no }
+        let brush = v.matches("GIMP", at: 20), pattern = v.matches("GPAT", at: 20)
+        guard brush || pattern else { return .no }
+        guard let header = v.u32be(0), let version = v.u32be(4), let width = v.u32be(8), let height = v.u32be(12),
+              let depth = v.u32be(16) else { return .no }
+        guard header >= 24, header <= 1024, width > 0, height > 0, (1...4).contains(depth) else { return .no }
+        if brush { return version == 2 ? .hit(Hit(.gimpBrush)) : .no }
+        return version == 1 ? .hit(Hit(.gimpPattern)) : .no
+    }
+
+    /// A GIMP image hose: a name line, then `COUNT ncells:...`, then COUNT brushes. It cycles
+    /// through its cells as one paints: an animated brush.
+    static func gimpHose(_ input: Input) -> Step {
+        let v = input.view
+        guard let newline = v.find("\n", in: 0..<min(v.count, Budget.headerLine)) else { return .no }
+        var o = newline + 1
+        var digits = 0
+        while let b = v.u8(o), ByteView.isDigit(b), digits < 6 { o += 1; digits += 1 }
+        guard digits > 0, v.matches(" ncells:", at: o) else { return .no }
+        return .hit(Hit(.gimpHose, animated: true))
+    }
+
+    /// A version 1 brush has no tag: header size, version 1, width, height, 1 or 4 bytes a pixel,
+    /// and the pixels fill the file exactly after the header.
+    static func gimpBrushVersion1(_ input: Input) -> Step {
+        let v = input.view
+        guard let header = v.u32be(0), let version = v.u32be(4), let width = v.u32be(8), let height = v.u32be(12),
+              let depth = v.u32be(16) else { return .no }
+        guard version == 1, header >= 20, header <= 1024, width > 0, height > 0, width <= 8192, height <= 8192,
+              depth == 1 || depth == 4 else { return .no }
+        return Int(header) + Int(width) * Int(height) * Int(depth) == input.totalLength ? .hit(Hit(.gimpBrush, .likely)) : .no
     }
 }

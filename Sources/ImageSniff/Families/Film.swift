@@ -1,4 +1,4 @@
-// Film and high-dynamic-range formats: DPX, Cineon, OpenEXR, Radiance RGBE.
+// Film and high-dynamic-range formats: DPX, Cineon, OpenEXR, Radiance RGBE, Kodak Photo CD.
 
 enum Film {
     static let rules = [
@@ -6,6 +6,8 @@ enum Film {
         Rule("Cineon", .firstByte([0x80, 0xD7]), produces: [.cineon], check: cineon),
         Rule("OpenEXR", .firstByte([0x76]), produces: [.openEXR], check: exr),
         Rule("Radiance HDR", .firstByte([0x23]), oneByteDecides: true, produces: [.radianceHDR], check: radiance),
+        Rule("Photo CD overview pack", .firstByte([0x50]), produces: [.photoCD], check: photoCDOverview),
+        Rule("Photo CD image pack (PCD_IPI at 2048)", .elsewhere, produces: [.photoCD], check: photoCD),
     ]
 
     /// DPX: `SDPX` (big-endian) or `XPDS` (little-endian), version `V1.0`/`V2.0` at 8.
@@ -34,5 +36,17 @@ enum Film {
         if v.matches("#?RADIANCE") || v.matches("#?RGBE") { return .hit(Hit(.radianceHDR)) }
         let partial = (v.matchesAvailablePrefix("#?RADIANCE") && v.count < 10) || (v.matchesAvailablePrefix("#?RGBE") && v.count < 6)
         return partial ? .need(10, fallback: nil) : .no
+    }
+
+    /// An overview pack: `PCD_OPA` at 0.
+    static func photoCDOverview(_ input: Input) -> Step {
+        input.view.signature("PCD_OPA") ?? .hit(Hit(.photoCD))
+    }
+
+    /// An image pack: sector 0 is fill, `PCD_IPI` opens sector 1 (byte 2048).
+    static func photoCD(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 2055 else { return input.hasMore && input.totalLength >= 2055 ? .need(2056, fallback: nil) : .no }
+        return v.matches("PCD_IPI", at: 2048) ? .hit(Hit(.photoCD)) : .no
     }
 }

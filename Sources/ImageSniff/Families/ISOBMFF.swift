@@ -93,7 +93,14 @@ enum ISOBMFF {
             if brands.contains("hevc") || brands.contains("hevx") { return .hit(Hit(.heics, animated: true)) }
             if brands.contains("avcs") { return .hit(Hit(.avcs, animated: true)) }
             return .hit(Hit(.heifs, animated: true))
-        case fourCC("mif1"), fourCC("mif2"), fourCC("mif3"), fourCC("miaf"):
+        case fourCC("mif3"):
+            // Low-overhead HEIF (ISO/IEC 23008-12, `mini` box): the minor version field holds the
+            // brand that names the coding.
+            guard let minor = input.view.u32be(12) else { return .need(16, fallback: nil) }
+            var coding = brands
+            coding.insert(minor)
+            return heifStill(brands: coding, input: input, afterFtyp: afterFtyp)
+        case fourCC("mif1"), fourCC("mif2"), fourCC("miaf"):
             return heifStill(brands: brands, input: input, afterFtyp: afterFtyp)
         case fourCC("qt  "): return .hit(Hit(.quickTime))
         case fourCC("M4A "), fourCC("M4B "), fourCC("M4P "), fourCC("F4A "), fourCC("F4B "):

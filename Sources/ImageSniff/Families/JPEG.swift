@@ -1,5 +1,6 @@
-// JPEG and the formats that share its marker segments: MPO (APP2 "MPF\0"), JPEG-LS (SOF55 before
-// the scan) and lossless JPEG (SOF3 and friends, plain `public.jpeg`).
+// JPEG and the formats that share its marker segments: MPO (an APP2 "MPF\0" segment whose entries
+// include multi-frame images), JPEG-LS (SOF55 before the scan) and lossless JPEG (SOF3 and friends,
+// plain `public.jpeg`).
 
 enum JPEG {
     static let rules = [
@@ -18,39 +19,65 @@ enum JPEG {
 
         var offset = 2
         var sawJPEGLS = false
+        var multiFrame = false
+        var answer: Hit { Hit(sawJPEGLS ? .jpegLS : multiFrame ? .mpo : .jpeg) }
+        var undecided: Hit { sawJPEGLS ? Hit(.jpegLS) : Hit(.jpeg, .family) }
         for _ in 0..<Limits.maxWalkSteps {
-            guard let marker = v.u8(offset + 1), v.u8(offset) != nil else {
-                return .need(offset + 4, fallback: sawJPEGLS ? Hit(.jpegLS) : Hit(.jpeg, .family))
-            }
-            guard v.base[offset] == 0xFF else {
-                // Not a marker where one must be: a damaged stream. JPEG is all we can say.
-                return .hit(Hit(sawJPEGLS ? .jpegLS : .jpeg))
-            }
+            guard let marker = v.u8(offset + 1), v.u8(offset) != nil else { return .need(offset + 4, fallback: undecided) }
+            // Not a marker where one must be: a damaged stream. JPEG is all we can say.
+            guard v.base[offset] == 0xFF else { return .hit(answer) }
             if marker == 0xFF { offset += 1; continue }  // fill byte
             if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }
-            if marker == 0xDA || marker == 0xD9 {
-                // Start of scan (or end of image): every header segment has been seen.
-                return .hit(Hit(sawJPEGLS ? .jpegLS : .jpeg))
-            }
-            guard let length = v.u16be(offset + 2) else {
-                return .need(offset + 4, fallback: sawJPEGLS ? Hit(.jpegLS) : Hit(.jpeg, .family))
-            }
-            guard length >= 2 else { return .hit(Hit(sawJPEGLS ? .jpegLS : .jpeg)) }
+            // Start of scan (or end of image): every header segment has been seen.
+            if marker == 0xDA || marker == 0xD9 { return .hit(answer) }
+            guard let length = v.u16be(offset + 2) else { return .need(offset + 4, fallback: undecided) }
+            guard length >= 2 else { return .hit(answer) }
             if marker == 0xF7 { sawJPEGLS = true }
             if marker == 0xE2 {
-                guard v.has(offset + 4, 8) else {
-                    return .need(offset + 12, fallback: sawJPEGLS ? Hit(.jpegLS) : Hit(.jpeg, .family))
-                }
-                if v.matches("MPF\0", at: offset + 4) && isTIFFHeader(v, at: offset + 8) {
-                    return .hit(Hit(.mpo))
+                guard v.has(offset + 4, 8) else { return .need(offset + 12, fallback: undecided) }
+                if v.matches("MPF\0", at: offset + 4) {
+                    let end = offset + 2 + Int(length)
+                    guard end <= v.count else { return .need(end, fallback: undecided) }
+                    let entries = MultiPicture(v, tiff: offset + 8, end: end)
+                    if entries.hasMultiFrameImage { multiFrame = true }
                 }
             }
             offset += 2 + Int(length)
         }
-        return .hit(Hit(sawJPEGLS ? .jpegLS : .jpeg))
+        return .hit(answer)
     }
+}
 
-    private static func isTIFFHeader(_ v: ByteView, at offset: Int) -> Bool {
-        v.matches("II*\0", at: offset) || v.matches("MM\0*", at: offset)
+/// The MP Index IFD of a Multi-Picture Format segment (CIPA DC-007): what its MP entries say the
+/// images are. A stereo pair, a panorama or a multi-angle set (type codes 0x02xxxx) makes an MPO;
+/// a primary image with large thumbnails (0x01xxxx) or a gain map (0x000000, "undefined") is a
+/// JPEG with extra images.
+struct MultiPicture {
+    private(set) var entryCount = 0
+    private(set) var hasMultiFrameImage = false
+    /// Entries of type 0 (undefined): what gain maps use.
+    private(set) var undefinedImages = 0
+
+    /// Reads the MP entries of the MPF data whose TIFF header starts at `tiff`, within `end`.
+    init(_ v: ByteView, tiff: Int, end: Int) {
+        let big: Bool
+        if v.matches("MM\0*", at: tiff) { big = true } else if v.matches("II*\0", at: tiff) { big = false } else { return }
+        guard let ifdOffset = v.u32(tiff + 4, bigEndian: big) else { return }
+        let ifd = tiff + Int(ifdOffset)
+        guard ifd < end, let count = v.u16(ifd, bigEndian: big), count <= 64 else { return }
+        for i in 0..<Int(count) {
+            let e = ifd + 2 + 12 * i
+            guard e + 12 <= end, let tag = v.u16(e, bigEndian: big) else { return }
+            guard tag == 0xB002, let bytes = v.u32(e + 4, bigEndian: big), let at = v.u32(e + 8, bigEndian: big) else { continue }
+            let n = min(Int(bytes) / 16, 64)
+            for k in 0..<n {
+                let entry = tiff + Int(at) + 16 * k
+                guard entry + 16 <= end, let attribute = v.u32(entry, bigEndian: big) else { break }
+                entryCount += 1
+                let type = attribute & 0x00FF_FFFF
+                if type & 0xFF_0000 == 0x02_0000 { hasMultiFrameImage = true }
+                if type == 0 { undefinedImages += 1 }
+            }
+        }
     }
 }

@@ -16,11 +16,121 @@ enum JPEGXL {
         return v.u32be(0) == 12 && v.equals(0x4A58_4C20_0D0A_870A, length: 8, at: 4) ? .hit(Hit(.jpegXL)) : .no
     }
 
-    /// A naked codestream: `FF 0A` and a size header whose first byte is not zero.
+    /// A naked codestream: `FF 0A`, then a size header and the start of the image metadata that
+    /// parse (a first byte of zero is a valid size header: a height of 1, 33, 65, ...). The
+    /// metadata says whether it is an animation.
     static func codestream(_ input: Input) -> Step {
         let v = input.view
         guard v.u8(1) == 0x0A else { return .no }
-        guard let b = v.u8(2) else { return .need(3, fallback: nil) }
-        return b != 0 ? .hit(Hit(.jpegXL)) : .no
+        // Every bit pattern parses: only running out of data stops the header. A codestream cut
+        // inside it is still likely one (libmagic names JPEG XL from the two bytes alone).
+        let cut = Hit(.jpegXL, .likely)
+        guard v.count >= 3 else { return .need(3, fallback: cut) }
+        var bits = BitReader(v, from: 2)
+        guard let header = CodestreamHeader(&bits) else {
+            return bits.ranOut && v.count < 64 ? .need(64, fallback: cut) : .no
+        }
+        return .hit(Hit(.jpegXL, animated: header.animated))
     }
+}
+
+/// What the first bits of a JPEG XL codestream say (ISO/IEC 18181-1: the size header, then the
+/// image metadata up to its animation header).
+struct CodestreamHeader {
+    var width = 0
+    var height = 0
+    var orientation = 1
+    var animated = false
+
+    init?(_ bits: inout BitReader) {
+        guard let (w, h) = CodestreamHeader.size(&bits) else { return nil }
+        width = w
+        height = h
+        guard let allDefault = bits.bit() else { return nil }
+        if allDefault == 1 { return }
+        guard let extraFields = bits.bit() else { return nil }
+        if extraFields == 1 {
+            guard let orientation = bits.read(3), let intrinsic = bits.bit() else { return nil }
+            self.orientation = Int(orientation) + 1
+            if intrinsic == 1 { guard CodestreamHeader.size(&bits) != nil else { return nil } }
+            guard let preview = bits.bit() else { return nil }
+            if preview == 1 { guard CodestreamHeader.previewSize(&bits) else { return nil } }
+            guard let animation = bits.bit() else { return nil }
+            animated = animation == 1
+        }
+    }
+
+    /// A `U32` field: a 2-bit selector picks one of four distributions (a constant, or an offset
+    /// plus some bits).
+    static func u32(_ bits: inout BitReader, _ d: [(offset: UInt32, bits: Int)]) -> UInt32? {
+        guard let selector = bits.read(2) else { return nil }
+        let (offset, n) = d[Int(selector)]
+        guard n > 0 else { return offset }
+        guard let value = bits.read(n) else { return nil }
+        return offset &+ UInt32(truncatingIfNeeded: value)
+    }
+
+    /// The aspect ratios a 3-bit code stands for (1:1, 12:10, 4:3, 3:2, 16:9, 5:4, 2:1).
+    static func width(height: Int, ratio: UInt64) -> Int {
+        switch ratio {
+        case 1: return height
+        case 2: return height * 12 / 10
+        case 3: return height * 4 / 3
+        case 4: return height * 3 / 2
+        case 5: return height * 16 / 9
+        case 6: return height * 5 / 4
+        default: return height * 2
+        }
+    }
+
+    static func size(_ bits: inout BitReader) -> (Int, Int)? {
+        guard let small = bits.bit() else { return nil }
+        let height: Int
+        if small == 1 {
+            guard let h = bits.read(5) else { return nil }
+            height = (Int(h) + 1) * 8
+        } else {
+            guard let h = u32(&bits, [(1, 9), (1, 13), (1, 18), (1, 30)]) else { return nil }
+            height = Int(h)
+        }
+        guard let ratio = bits.read(3) else { return nil }
+        if ratio != 0 { return (width(height: height, ratio: ratio), height) }
+        if small == 1 {
+            guard let w = bits.read(5) else { return nil }
+            return ((Int(w) + 1) * 8, height)
+        }
+        guard let w = u32(&bits, [(1, 9), (1, 13), (1, 18), (1, 30)]) else { return nil }
+        return (Int(w), height)
+    }
+
+    static func previewSize(_ bits: inout BitReader) -> Bool {
+        guard let div8 = bits.bit() else { return false }
+        let d: [(UInt32, Int)] = div8 == 1 ? [(16, 0), (32, 0), (1, 5), (33, 9)] : [(1, 6), (65, 8), (321, 10), (1345, 12)]
+        guard u32(&bits, d) != nil, let ratio = bits.read(3) else { return false }
+        return ratio != 0 || u32(&bits, d) != nil
+    }
+}
+
+/// Reads bits least significant first, as JPEG XL writes them.
+struct BitReader {
+    let view: ByteView
+    private var position: Int
+    private(set) var ranOut = false
+
+    init(_ view: ByteView, from byte: Int) {
+        self.view = view
+        position = byte * 8
+    }
+
+    mutating func read(_ n: Int) -> UInt64? {
+        var value: UInt64 = 0
+        for i in 0..<n {
+            guard let byte = view.u8(position >> 3) else { ranOut = true; return nil }
+            value |= UInt64((byte >> UInt8(position & 7)) & 1) << UInt64(i)
+            position += 1
+        }
+        return value
+    }
+
+    mutating func bit() -> UInt64? { read(1) }
 }

@@ -84,7 +84,10 @@ enum Magicless {
     }
 
     /// TGA: the TGA 2.0 footer in the last 18 bytes decides; otherwise an uncompressed image
-    /// whose header fields are valid and whose size matches the file to the byte is likely.
+    /// whose size matches the file to the byte, or a run-length encoded one whose packets decode
+    /// to exactly its pixels at the end of the file, is likely. A header that is strongly valid
+    /// (see `tgaHeaderIsStrong`) over data that ends before its pixels do is a cut TGA: likely,
+    /// and truncated.
     static func tga(_ input: Input) -> Step {
         let v = input.view
         guard tgaHeaderIsPlausible(v) else { return .no }
@@ -92,12 +95,21 @@ enum Magicless {
         guard let tail else { return .needTail(fallback: sizeMatches(input) ? Hit(.tga, .likely) : nil) }
         if tail.count >= 18, tail.matches("TRUEVISION-XFILE.\0", at: tail.count - 18) { return .hit(Hit(.tga)) }
         if sizeMatches(input) { return .hit(Hit(.tga, .likely)) }
+        let strong = tgaHeaderIsStrong(v)
+        if !rleImageType(v) {
+            // Uncompressed and shorter than its pixels: cut short.
+            guard strong, let expected = uncompressedLength(v), expected > input.totalLength else { return .no }
+            return .need(expected, fallback: Hit(.tga, .likely))
+        }
         // Run-length encoded: the packets must decode to exactly width × height pixels and end
         // where the file does. Only worth it (and only possible) when the file fits the read cap.
-        guard rleImageType(v) else { return .no }
         guard input.totalLength <= Limits.maxPrefix else { return .no }
         guard input.isWhole else { return .need(input.totalLength, fallback: nil) }
-        return rleStreamEndsAtEndOfFile(v) ? .hit(Hit(.tga, .likely)) : .no
+        switch rleStream(v) {
+        case .endsAtEndOfFile: return .hit(Hit(.tga, .likely))
+        case .cut where strong: return .need(input.totalLength + 1, fallback: Hit(.tga, .likely))
+        default: return .no
+        }
     }
 
     private static func rleImageType(_ v: ByteView) -> Bool {
@@ -105,37 +117,45 @@ enum Magicless {
         return t == 9 || t == 10 || t == 11
     }
 
+    /// Bytes of the colour map (stored even when the image type does not use it).
+    private static func colourMapBytes(_ v: ByteView) -> Int {
+        v.base[1] == 1 ? Int(v.u16le(5) ?? 0) * ((Int(v.base[7]) + 7) / 8) : 0
+    }
+
+    enum RunLengthStream { case endsAtEndOfFile, cut, bad }
+
     /// Decodes TGA run-length packets from after the header, ID and colour map.
-    private static func rleStreamEndsAtEndOfFile(_ v: ByteView) -> Bool {
-        let mapBytes = v.base[1] == 1 ? Int(v.u16le(5) ?? 0) * ((Int(v.base[7]) + 7) / 8) : 0
+    private static func rleStream(_ v: ByteView) -> RunLengthStream {
         let width = Int(v.u16le(12) ?? 0), height = Int(v.u16le(14) ?? 0)
         let pixelBytes = (Int(v.base[16]) + 7) / 8
-        var o = 18 + Int(v.base[0]) + mapBytes
+        var o = 18 + Int(v.base[0]) + colourMapBytes(v)
         var pixels = 0
         let wanted = width * height
         while pixels < wanted {
-            guard let packet = v.u8(o) else { return false }
+            guard let packet = v.u8(o) else { return .cut }
             let n = Int(packet & 0x7F) + 1
             o += 1 + (packet & 0x80 != 0 ? pixelBytes : n * pixelBytes)
             pixels += n
         }
-        guard pixels == wanted, o <= v.count else { return false }
+        guard pixels == wanted else { return .bad }
+        if o > v.count { return .cut }
         // The image data ends the file, or a TGA 2.0 extension area / developer area follows
         // (then a footer would have been found); allow a few bytes of padding.
-        return v.count - o <= 8
+        return v.count - o <= 8 ? .endsAtEndOfFile : .bad
     }
 
+    /// Header fields in range. A colour map may come with a true-colour or grey image that does
+    /// not use it (legal, and written by some tools); a colour-mapped image needs one.
     static func tgaHeaderIsPlausible(_ v: ByteView) -> Bool {
         guard v.count >= 18 else { return false }
-        let idLength = v.base[0], mapType = v.base[1], imageType = v.base[2]
-        _ = idLength
+        let mapType = v.base[1], imageType = v.base[2]
         guard mapType <= 1 else { return false }
         switch imageType {
         case 1, 2, 3, 9, 10, 11, 32, 33: break
         default: return false
         }
         let mapped = imageType == 1 || imageType == 9 || imageType == 32 || imageType == 33
-        if mapped != (mapType == 1) { return false }
+        if mapped && mapType != 1 { return false }
         let mapEntrySize = v.base[7]
         if mapType == 1 {
             guard [15, 16, 24, 32].contains(mapEntrySize), let length = v.u16le(5), length > 0 else { return false }
@@ -150,17 +170,42 @@ enum Magicless {
         return alphaBits <= 8
     }
 
-    /// For uncompressed TGA: header + ID + colour map + pixels equals the file length (or that
-    /// plus a TGA 2.0 extension area and footer).
-    private static func sizeMatches(_ input: Input) -> Bool {
-        let v = input.view
-        let imageType = v.base[2]
-        guard imageType == 1 || imageType == 2 || imageType == 3 else { return false }
-        let mapBytes = v.base[1] == 1 ? Int(v.u16le(5) ?? 0) * ((Int(v.base[7]) + 7) / 8) : 0
-        let width = Int(v.u16le(12) ?? 0), height = Int(v.u16le(14) ?? 0)
+    /// Beyond plausible: the pixel depth is one the image type uses, the alpha bits fit the
+    /// depth, the size and origin are sane. Enough to name a TGA whose data is cut short.
+    static func tgaHeaderIsStrong(_ v: ByteView) -> Bool {
+        guard tgaHeaderIsPlausible(v) else { return false }
+        let imageType = v.base[2], depth = v.base[16], alpha = v.base[17] & 0x0F
+        switch imageType {
+        case 1, 9: guard depth == 8 || depth == 16 else { return false }
+        case 2, 10: guard [15, 16, 24, 32].contains(depth) else { return false }
+        case 3, 11: guard depth == 8 || depth == 16 else { return false }
+        default: return false
+        }
+        let grey = imageType == 3 || imageType == 11
+        let alphaFits: Bool
+        switch depth {
+        case 32: alphaFits = alpha == 0 || alpha == 8
+        case 15, 16: alphaFits = alpha <= 1 || (grey && alpha == 8)  // grey 16 bits: 8 of them alpha
+        default: alphaFits = alpha == 0
+        }
+        guard alphaFits else { return false }
+        guard let width = v.u16le(12), let height = v.u16le(14), width <= 16384, height <= 16384,
+              let x = v.u16le(8), let y = v.u16le(10), x <= 16384, y <= 16384 else { return false }
+        return true
+    }
+
+    /// Header, ID, colour map and pixels of an uncompressed TGA.
+    private static func uncompressedLength(_ v: ByteView) -> Int? {
+        guard let width = v.u16le(12), let height = v.u16le(14) else { return nil }
         let pixelBytes = (Int(v.base[16]) + 7) / 8
-        let expected = 18 + Int(v.base[0]) + mapBytes + width * height * pixelBytes
-        return input.totalLength == expected
+        return 18 + Int(v.base[0]) + colourMapBytes(v) + Int(width) * Int(height) * pixelBytes
+    }
+
+    /// For uncompressed TGA: header + ID + colour map + pixels equals the file length.
+    private static func sizeMatches(_ input: Input) -> Bool {
+        let imageType = input.view.base[2]
+        guard imageType == 1 || imageType == 2 || imageType == 3 else { return false }
+        return uncompressedLength(input.view) == input.totalLength
     }
 
     /// WBMP has no magic: only an exact size match (and a hint) names it.

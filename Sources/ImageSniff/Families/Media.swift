@@ -1,11 +1,14 @@
 // Audio and video neighbours, recognised so that they are never called images: Matroska and
-// WebM (EBML), MP3 (an ID3 tag, or two MPEG audio frame headers in a row).
+// WebM (EBML), MP3 (an ID3 tag, or two MPEG audio frame headers in a row), Flash video, MPEG-1/2
+// video (a program stream's pack header or a sequence header).
 
 enum Media {
     static let rules = [
         Rule("Matroska, WebM", .firstByte([0x1A]), produces: [.webM, .matroska], check: ebml),
         Rule("ID3 (MP3)", .firstByte([0x49]), produces: [.mp3], check: id3),
         Rule("MPEG audio frames", .firstByte([0xFF]), strength: .heuristic, produces: [.mp3], check: mpegAudio),
+        Rule("Flash video", .firstByte([0x46]), produces: [.flashVideo], check: flashVideo),
+        Rule("MPEG video", .firstByte([0x00]), produces: [.mpeg], check: mpegVideo),
     ]
 
     /// EBML header (`1A 45 DF A3`) with a DocType of `webm` or `matroska`.
@@ -86,5 +89,32 @@ enum Media {
             length = samples * bitrate / rate + padding
         }
         return length >= 4 ? length : nil
+    }
+
+    /// `FLV`, version 1, flags with only the audio (4) and video (1) bits, a header of 9 bytes.
+    static func flashVideo(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("FLV\u{01}") { return early }
+        guard let flags = v.u8(4), let header = v.u32be(5) else { return .need(9, fallback: nil) }
+        return flags & 0xFA == 0 && header == 9 ? .hit(Hit(.flashVideo)) : .no
+    }
+
+    /// `00 00 01 BA`: a program stream pack header (MPEG-1: marker bits 0010, MPEG-2: 01); or
+    /// `00 00 01 B3`: a video sequence header with a size and valid aspect and frame rate codes.
+    static func mpegVideo(_ input: Input) -> Step {
+        let v = input.view
+        guard v.prefixMatches(0x0000_01, length: 3) else { return .no }
+        guard let code = v.u8(3), let next = v.u8(4) else { return v.count < 5 ? .need(12, fallback: nil) : .no }
+        switch code {
+        case 0xBA:
+            return next & 0xF0 == 0x20 || next & 0xC0 == 0x40 ? .hit(Hit(.mpeg)) : .no
+        case 0xB3:
+            guard let size = v.u32be(4), let rates = v.u8(7) else { return .need(8, fallback: nil) }
+            let width = size >> 20, height = (size >> 8) & 0xFFF
+            let aspect = rates >> 4, frameRate = rates & 0x0F
+            return width > 0 && height > 0 && (1...4).contains(aspect) && (1...8).contains(frameRate) ? .hit(Hit(.mpeg)) : .no
+        default:
+            return .no
+        }
     }
 }

@@ -3,7 +3,7 @@
 
 enum Netpbm {
     static let rules = [
-        Rule("netpbm", .firstByte([0x50]), produces: [.pbm, .pgm, .ppm, .pam, .pfm, .phm], check: detect),
+        Rule("netpbm", .firstByte([0x50]), produces: [.pbm, .pgm, .ppm, .pam, .pfm, .phm, .xvThumbnail], check: detect),
     ]
 
     static func detect(_ input: Input) -> Step {
@@ -15,7 +15,7 @@ enum Netpbm {
         case UInt8(ascii: "1"), UInt8(ascii: "4"): type = .pbm; numbers = 2
         case UInt8(ascii: "2"), UInt8(ascii: "5"): type = .pgm; numbers = 3
         case UInt8(ascii: "3"), UInt8(ascii: "6"): type = .ppm; numbers = 3
-        case UInt8(ascii: "7"): return pam(input)
+        case UInt8(ascii: "7"): return v.u8(2) == 0x20 ? xvThumbnail(input) : pam(input)
         case UInt8(ascii: "F"), UInt8(ascii: "f"): type = .pfm; numbers = 3
         case UInt8(ascii: "H"), UInt8(ascii: "h"): type = .phm; numbers = 3
         default: return .no
@@ -70,5 +70,27 @@ enum Netpbm {
             return .hit(Hit(.pam))
         }
         return v.count < o + 8 ? .need(o + 8, fallback: nil) : .no
+    }
+
+    /// XV's thumbnails: `P7 332`, comment lines, then `WIDTH HEIGHT 255` and the 3-3-2 pixels.
+    private static func xvThumbnail(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("P7 332\n") { return early }
+        var o = 7
+        while let b = v.u8(o), b == UInt8(ascii: "#") {
+            while let c = v.u8(o), c != 0x0A { o += 1 }
+            o += 1
+        }
+        var numbers = (0, 0, 0)
+        for index in 0..<3 {
+            var value = 0, digits = 0
+            while let b = v.u8(o), ByteView.isDigit(b), digits < 6 { value = value * 10 + Int(b - 0x30); o += 1; digits += 1 }
+            guard let end = v.u8(o) else { return .need(o + 16, fallback: nil) }
+            guard digits > 0, end == (index == 2 ? 0x0A : 0x20) else { return .no }
+            o += 1
+            if index == 0 { numbers.0 = value } else if index == 1 { numbers.1 = value } else { numbers.2 = value }
+        }
+        guard numbers.0 > 0, numbers.1 > 0, numbers.2 == 255, input.totalLength >= o + numbers.0 * numbers.1 else { return .no }
+        return .hit(Hit(.xvThumbnail))
     }
 }

@@ -1,9 +1,13 @@
-// Scientific and medical images: FITS, DICOM (whose marker sits after a 128-byte preamble).
+// Scientific and medical images: FITS, DICOM (whose marker sits after a 128-byte preamble), NASA's
+// VICAR, the McIDAS AREA files of weather satellites, and SPIDER's electron-microscopy images.
 
 enum Scientific {
     static let rules = [
         Rule("FITS", .firstByte([0x53]), produces: [.fits], check: fits),
+        Rule("VICAR", .firstByte([0x4C]), produces: [.vicar], check: vicar),
+        Rule("McIDAS AREA", .firstByte([0x00]), produces: [.mcidas], check: mcidas),
         Rule("DICOM (DICM at 128)", .elsewhere, produces: [.dicom], check: dicom),
+        Rule("SPIDER", .elsewhere, strength: .heuristic, produces: [.spider], check: spider),
     ]
 
     /// FITS: the first 80-character card is `SIMPLE  =` with the logical value `T` in column 30.
@@ -19,5 +23,55 @@ enum Scientific {
         let v = input.view
         guard v.count >= 132 else { return input.hasMore ? .need(132, fallback: nil) : .no }
         return v.matches("DICM", at: 128) ? .hit(Hit(.dicom)) : .no
+    }
+
+    /// `LBLSIZE=` and a number: the ASCII label of a VICAR (or PDS) image.
+    static func vicar(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("LBLSIZE=") { return early }
+        guard let digit = v.u8(8) else { return .need(9, fallback: nil) }
+        return ByteView.isDigit(digit) ? .hit(Hit(.vicar)) : .no
+    }
+
+    /// McIDAS AREA: a directory of 64 words, the first zero and the second (the area type) 4, in
+    /// either byte order; then lines, elements and bytes per element (1, 2 or 4).
+    static func mcidas(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 64 else {
+            let start = v.prefixMatches(0x0000_0000_0000_0004, length: 8) || v.prefixMatches(0x0000_0000_0400_0000, length: 8)
+            return start && v.count >= 8 ? .need(64, fallback: nil) : .no
+        }
+        for big in [true, false] {
+            guard v.u32(0, bigEndian: big) == 0, v.u32(4, bigEndian: big) == 4,
+                  let lines = v.u32(32, bigEndian: big), let elements = v.u32(36, bigEndian: big),
+                  let bytes = v.u32(40, bigEndian: big), let bands = v.u32(52, bigEndian: big) else { continue }
+            if lines > 0, elements > 0, lines < 1 << 20, elements < 1 << 20, [1, 2, 4].contains(bytes), bands >= 1, bands < 1024 {
+                return .hit(Hit(.mcidas))
+            }
+        }
+        return .no
+    }
+
+    /// SPIDER: a header of 4-byte floats, big- or little-endian, whose counting words are whole
+    /// numbers, whose file type is an image or volume kind, and whose header length is its record
+    /// count times its record length.
+    static func spider(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 96 else { return .no }
+        for big in [true, false] {
+            func word(_ n: Int) -> Double? {
+                guard let bits = v.u32(4 * (n - 1), bigEndian: big) else { return nil }
+                let value = Double(Float(bitPattern: bits))
+                return value.isFinite && value == value.rounded() ? value : nil
+            }
+            guard let slices = word(1), let rows = word(2), let form = word(5), let columns = word(12),
+                  let records = word(13), let headerBytes = word(22), let recordLength = word(23) else { continue }
+            guard [1, 3, -11, -12, -21, -22].contains(form), slices >= 1, rows >= 1, columns >= 1,
+                  rows < 100_000, columns < 100_000, slices < 100_000,
+                  headerBytes > 0, headerBytes == records * recordLength else { continue }
+            guard Double(input.totalLength) >= headerBytes + columns * rows * slices * 4 else { continue }
+            return .hit(Hit(.spider, .likely))
+        }
+        return .no
     }
 }

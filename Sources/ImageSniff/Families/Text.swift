@@ -6,8 +6,8 @@ enum Text {
     static let rules = [
         Rule("XPM", .firstByte([0x2F, 0x21]), oneByteDecides: true, produces: [.xpm], check: xpm),
         Rule("XBM", .firstByte([0x23]), oneByteDecides: true, produces: [.xbm], check: xbm),
-        Rule("text (SVG, HTML, XML, JSON, XBM, plain)", .elsewhere, produces: [.svg, .html, .xml, .json, .xbm, .plainText],
-             check: classify),
+        Rule("text (SVG, HTML, XML, JSON, XBM, plain)", .elsewhere, strength: .heuristic,
+             produces: [.svg, .html, .xml, .json, .xbm, .plainText], check: classify),
     ]
 
 
@@ -105,6 +105,34 @@ enum Text {
         return utf8 || (latin1 && high * 8 <= n)
     }
 
+    /// Whether the code units after a UTF-16 byte order mark look like text: at least two, no
+    /// NUL and no control characters other than the usual white space, every surrogate paired,
+    /// and at least four of them. A BOM is two bytes that binary headers have too (GD's truecolor
+    /// `FF FE` and two 16-bit sizes).
+    static func isUTF16Text(_ v: ByteView, upTo limit: Int, bigEndian: Bool) -> Bool {
+        let n = min(v.count, limit)
+        var units = 0
+        var i = 2
+        var expectLow = false
+        while i + 1 < n {
+            let unit = bigEndian ? UInt16(v.base[i]) << 8 | UInt16(v.base[i + 1]) : UInt16(v.base[i + 1]) << 8 | UInt16(v.base[i])
+            switch unit {
+            case 0x09, 0x0A, 0x0C, 0x0D: if expectLow { return false }
+            case 0x00..<0x20, 0x7F, 0xFFFE, 0xFFFF: return false
+            case 0xD800...0xDBFF:
+                if expectLow { return false }
+                expectLow = true
+            case 0xDC00...0xDFFF:
+                if !expectLow { return false }
+                expectLow = false
+            default: if expectLow { return false }
+            }
+            units += 1
+            i += 2
+        }
+        return units >= 4
+    }
+
     /// Classifies text: SVG, HTML and XML by their first element, JSON by its shape, XBM/XPM by
     /// their C text, otherwise plain text.
     static func classify(_ input: Input) -> Step {
@@ -117,7 +145,7 @@ enum Text {
         // prefix never says "text" of data that turns binary within the window.
         let window = min(input.totalLength, Budget.textWindow)
         if v.count < window && input.hasMore { return .need(window, fallback: nil) }
-        if utf16 { return .hit(Hit(.plainText, .likely)) }
+        if utf16 { return isUTF16Text(v, upTo: window, bigEndian: v.base[0] == 0xFE) ? .hit(Hit(.plainText, .likely)) : .no }
         guard isText(v, upTo: window, dataEndsAtView: input.isWhole) else { return .no }
         while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
         guard start < v.count else { return v.count >= 2 ? .hit(Hit(.plainText, .likely)) : .no }

@@ -1,5 +1,5 @@
-// GPU textures: DDS, KTX and KTX2, ASTC, PowerVR (version 3, and the legacy version 2 whose tag
-// sits at offset 44).
+// Textures: DDS, KTX and KTX2, ASTC, PowerVR (version 3, and the legacy version 2 whose tag sits at
+// offset 44), Apple's ATX container, and game textures (Blizzard BLP, Quake II WAL).
 
 enum Textures {
     static let rules = [
@@ -7,7 +7,11 @@ enum Textures {
         Rule("KTX, KTX2", .firstByte([0xAB]), produces: [.ktx, .ktx2], check: ktx),
         Rule("ASTC", .firstByte([0x13]), produces: [.astc], check: astc),
         Rule("PVR v3", .firstByte([0x03, 0x50]), produces: [.pvr], check: pvr),
+        Rule("Blizzard BLP", .firstByte([0x42]), produces: [.blp], check: blp),
+        Rule("Apple ATX", .firstByte([0x41]), produces: [.appleATX], check: atx),
         Rule("PVR v2 (PVR! at 44)", .elsewhere, produces: [.pvr], check: pvrLegacy),
+        Rule("Quake II WAL", .elsewhere, strength: .heuristic, produces: [.wal],
+             hintPlausibility: { view, _ in walMipOffsetsAreExact(view) }, check: wal),
     ]
 
     static func dds(_ input: Input) -> Step {
@@ -47,5 +51,55 @@ enum Textures {
         guard v.u32le(0) == 52 else { return .no }
         guard v.has(44, 4) else { return input.hasMore ? .need(52, fallback: nil) : .no }
         return v.matches("PVR!", at: 44) ? .hit(Hit(.pvr)) : .no
+    }
+
+    /// `BLP1` or `BLP2` (`BLP0` for Warcraft III's beta), then fields in range: BLP1's
+    /// compression (0 JPEG, 1 palette) and alpha bits; BLP2's type, encoding and alpha depth.
+    static func blp(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matchesAvailablePrefix("BLP") else { return .no }
+        guard let version = v.u8(3), let width = v.u32le(12), let height = v.u32le(16) else { return .need(20, fallback: nil) }
+        guard width > 0, height > 0, width <= 65536, height <= 65536 else { return .no }
+        switch version {
+        case UInt8(ascii: "0"), UInt8(ascii: "1"):
+            guard let compression = v.u32le(4), let alpha = v.u32le(8) else { return .no }
+            return compression <= 1 && [0, 1, 4, 8].contains(alpha) ? .hit(Hit(.blp)) : .no
+        case UInt8(ascii: "2"):
+            guard let type = v.u32le(4), let encoding = v.u8(8), let alpha = v.u8(9) else { return .no }
+            return type <= 1 && (1...3).contains(encoding) && [0, 1, 4, 8].contains(alpha) ? .hit(Hit(.blp)) : .no
+        default:
+            return .no
+        }
+    }
+
+    /// `AAPL` and the PNG-style `0D 0A 1A 0A`, then the `HEAD` chunk.
+    static func atx(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature(0x4141_504C_0D0A_1A0A, length: 8) { return early }
+        guard v.has(12, 4) else { return .need(16, fallback: nil) }
+        return v.matches("HEAD", at: 12) ? .hit(Hit(.appleATX)) : .no
+    }
+
+    /// Quake II WAL: a 32-byte name, width and height (multiples of 8), and four mipmap offsets
+    /// that follow from them exactly (100, then each level a quarter of the one before).
+    static func walMipOffsetsAreExact(_ v: ByteView) -> Bool {
+        guard let width = v.u32le(32), let height = v.u32le(36), width > 0, height > 0,
+              width % 8 == 0, height % 8 == 0, width <= 4096, height <= 4096 else { return false }
+        let area = Int(width) * Int(height)
+        let expected = [100, 100 + area, 100 + area + area / 4, 100 + area + area / 4 + area / 16]
+        for (i, offset) in expected.enumerated() where v.u32le(40 + 4 * i).map(Int.init) != offset { return false }
+        // The name is printable ASCII, padded with zeros.
+        for i in 0..<32 {
+            let b = v.base[i]
+            if b == 0 { break }
+            if b < 0x20 || b > 0x7E { return false }
+        }
+        return true
+    }
+
+    static func wal(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 100, walMipOffsetsAreExact(v) else { return .no }
+        return .hit(Hit(.wal, .likely))
     }
 }

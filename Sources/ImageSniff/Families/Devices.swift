@@ -1,0 +1,74 @@
+// Bitmaps of handheld devices: Nokia phones (OTA bitmaps, operator logos, group graphics), Palm
+// OS (bitmaps and ImageViewer databases) and Garmin GPS units.
+
+enum Devices {
+    static let rules = [
+        Rule("Nokia operator logo, group graphic", .firstByte([0x4E]), produces: [.nokiaNOL, .nokiaNGG], check: nokiaLogo),
+        Rule("Garmin vehicle bitmap", .firstByte([0x47]), produces: [.garminSRF], check: garmin),
+        Rule("Palm ImageViewer (vIMGView at 60)", .elsewhere, produces: [.palmPDB], check: palmPDB),
+        Rule("Nokia OTA bitmap", .elsewhere, strength: .heuristic, produces: [.otb],
+             hintPlausibility: { view, _ in otbHeader(view) != nil }, check: otb),
+        Rule("Palm OS bitmap", .elsewhere, strength: .heuristic, produces: [.palmBitmap],
+             hintPlausibility: { view, total in palmBitmapIsPlausible(view, totalLength: total) }, check: palmBitmap),
+    ]
+
+    /// `NOL\0` (width and height LE at 10 and 12) or `NGG\0` (at 6 and 8), pixels as ASCII 0 and 1.
+    static func nokiaLogo(_ input: Input) -> Step {
+        let v = input.view
+        let isNOL = v.matchesAvailablePrefix("NOL\0"), isNGG = v.matchesAvailablePrefix("NGG\0")
+        guard isNOL || isNGG else { return .no }
+        let at = isNOL ? 10 : 6
+        guard let width = v.u16le(at), let height = v.u16le(at + 2) else { return .need(at + 4, fallback: nil) }
+        guard v.matches(isNOL ? "NOL\0" : "NGG\0"), width > 0, height > 0, width <= 255, height <= 255 else { return .no }
+        return .hit(Hit(isNOL ? .nokiaNOL : .nokiaNGG))
+    }
+
+    static func garmin(_ input: Input) -> Step {
+        input.view.signature("GARMIN BITMAP") ?? .hit(Hit(.garminSRF))
+    }
+
+    /// A Palm database whose type and creator are `vIMG` and `View`.
+    static func palmPDB(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 68 else { return input.hasMore ? .need(78, fallback: nil) : .no }
+        return v.matches("vIMGView", at: 60) ? .hit(Hit(.palmPDB)) : .no
+    }
+
+    /// OTA bitmap: an info byte (0, or 0x10 when 16-bit sizes follow), width, height, depth 1.
+    static func otbHeader(_ v: ByteView) -> (width: Int, height: Int, header: Int)? {
+        guard let info = v.u8(0) else { return nil }
+        if info == 0x00, let w = v.u8(1), let h = v.u8(2), v.u8(3) == 1, w > 0, h > 0 {
+            return (Int(w), Int(h), 4)
+        }
+        if info == 0x10, let w = v.u16be(1), let h = v.u16be(3), v.u8(5) == 1, w > 0, h > 0 {
+            return (Int(w), Int(h), 6)
+        }
+        return nil
+    }
+
+    /// An OTA bitmap is named only when its bits fill the file exactly.
+    static func otb(_ input: Input) -> Step {
+        guard let (w, h, header) = otbHeader(input.view) else { return .no }
+        return input.totalLength == header + (w * h + 7) / 8 ? .hit(Hit(.otb, .likely)) : .no
+    }
+
+    /// Palm bitmap, version 0-3: width, height, bytes a row (even, enough for the width), flags
+    /// with their low byte clear, a pixel size of 0 (= 1), 1, 2, 4, 8 or 16.
+    static func palmBitmapIsPlausible(_ v: ByteView, totalLength: Int) -> Bool {
+        guard let width = v.u16be(0), let height = v.u16be(2), let rowBytes = v.u16be(4), let flags = v.u16be(6),
+              let pixelSize = v.u8(8), let version = v.u8(9) else { return false }
+        guard width > 0, height > 0, version <= 3, flags & 0x00FF == 0, rowBytes & 1 == 0 else { return false }
+        guard [0, 1, 2, 4, 8, 16].contains(pixelSize) else { return false }
+        let bits = Int(max(pixelSize, 1))
+        guard Int(rowBytes) >= (Int(width) * bits + 7) / 8, Int(rowBytes) <= (Int(width) * bits + 7) / 8 + 16 else { return false }
+        // Not compressed: the rows must fit in the file.
+        if flags & 0x8000 == 0 && 16 + Int(rowBytes) * Int(height) > totalLength { return false }
+        if version >= 1, v.u16be(14) != 0 { return false }  // reserved
+        return true
+    }
+
+    static func palmBitmap(_ input: Input) -> Step {
+        guard input.view.count >= 16 else { return .no }
+        return palmBitmapIsPlausible(input.view, totalLength: input.totalLength) ? .hit(Hit(.palmBitmap, .likely)) : .no
+    }
+}

@@ -1,0 +1,149 @@
+// The native files of graphics software and research toolkits: the Utah Raster Toolkit's RLE,
+// Khoros VIFF, VIPS, JPEG 2000's PGX test images, the MTV ray tracer, Alias/Wavefront PIX,
+// Pixar's image computer, PIL's IM, libgd's GD and GD2.
+
+enum GraphicsSoftware {
+    static let rules = [
+        Rule("Utah RLE", .firstByte([0x52]), produces: [.utahRLE], check: utahRLE),
+        Rule("Khoros VIFF", .firstByte([0xAB]), produces: [.viff], check: viff),
+        Rule("VIPS", .firstByte([0x08, 0xB6]), produces: [.vips], check: vips),
+        Rule("PGX", .firstByte([0x50]), produces: [.pgx], check: pgx),
+        Rule("Pixar", .firstByte([0x80]), produces: [.pixar], check: pixar),
+        Rule("PIL IM", .firstByte([0x49]), produces: [.pillowIM], check: pillowIM),
+        Rule("GD2", .firstByte([0x67]), produces: [.gd2], check: gd2),
+        Rule("GD", .firstByte([0xFF]), strength: .heuristic, produces: [.gd], check: gd),
+        Rule("MTV", .elsewhere, strength: .heuristic, produces: [.mtv], check: mtv),
+        Rule("Alias PIX", .elsewhere, strength: .heuristic, produces: [.aliasPIX],
+             hintPlausibility: { view, _ in aliasHeader(view) != nil }, check: aliasPIX),
+    ]
+
+    /// `52 CC`, then position, size, flags, channels and 8 bits a pixel.
+    static func utahRLE(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(1) == 0xCC else { return .no }
+        guard let width = v.u16le(6), let height = v.u16le(8), let channels = v.u8(11), let bits = v.u8(12) else {
+            return .need(13, fallback: nil)
+        }
+        return width > 0 && height > 0 && channels < 255 && bits == 8 ? .hit(Hit(.utahRLE)) : .no
+    }
+
+    /// `AB 01`, release 1, version 3, and the machine's byte order (2 big-endian, 8 little).
+    static func viff(_ input: Input) -> Step {
+        let v = input.view
+        guard v.u8(1) == 0x01 else { return .no }
+        guard let release = v.u8(2), let version = v.u8(3), let machine = v.u8(4) else { return .need(5, fallback: nil) }
+        return release == 1 && version == 3 && (machine == 2 || machine == 8) ? .hit(Hit(.viff)) : .no
+    }
+
+    /// `08 F2 A6 B6` (big-endian) or `B6 A6 F2 08` (little-endian), then width, height, bands and
+    /// a band format of at most 9, in that byte order.
+    static func vips(_ input: Input) -> Step {
+        let v = input.view
+        let big: Bool
+        if v.prefixMatches(0x08F2_A6B6, length: 4) { big = true } else if v.prefixMatches(0xB6A6_F208, length: 4) { big = false } else { return .no }
+        guard let width = v.u32(4, bigEndian: big), let height = v.u32(8, bigEndian: big), let bands = v.u32(12, bigEndian: big),
+              let format = v.u32(20, bigEndian: big) else { return .need(24, fallback: nil) }
+        return width > 0 && height > 0 && bands > 0 && format <= 9 ? .hit(Hit(.vips)) : .no
+    }
+
+    /// `PG ML ` or `PG LM ` (byte order), an optional sign, then depth, width and height.
+    static func pgx(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matchesAvailablePrefix("PG ML ") || v.matchesAvailablePrefix("PG LM ") else { return .no }
+        guard v.count >= 16 else { return .need(32, fallback: nil) }
+        var o = 6
+        if let sign = v.u8(o), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { o += 1 }
+        var numbers = 0
+        while numbers < 3 {
+            while let b = v.u8(o), b == 0x20 { o += 1 }
+            var digits = 0
+            while let b = v.u8(o), ByteView.isDigit(b), digits < 10 { o += 1; digits += 1 }
+            guard digits > 0 else { return v.count <= o ? .need(o + 16, fallback: nil) : .no }
+            numbers += 1
+        }
+        guard let end = v.u8(o) else { return .need(o + 1, fallback: nil) }
+        return end == 0x0A || end == 0x0D ? .hit(Hit(.pgx)) : .no
+    }
+
+    static func pixar(_ input: Input) -> Step {
+        input.view.signature(0x80E8_0000, length: 4) ?? .hit(Hit(.pixar))
+    }
+
+    /// PIL's IM: an ASCII header of `key: value` lines starting with `Image type:`, ended by a
+    /// 0x1A byte before 1 KiB (text never has one).
+    static func pillowIM(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("Image type: ") { return early }
+        let end = min(v.count, 1024)
+        if v.find("\u{1A}", in: 12..<end) != nil { return .hit(Hit(.pillowIM)) }
+        return v.count < 1024 && input.hasMore ? .need(1024, fallback: nil) : .no
+    }
+
+    /// `gd2\0`, version 1 or 2, width, height, chunk size and a format of 1-4.
+    static func gd2(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("gd2\0") { return early }
+        guard let version = v.u16be(4), let width = v.u16be(6), let height = v.u16be(8), let chunk = v.u16be(10),
+              let format = v.u16be(12) else { return .need(14, fallback: nil) }
+        return (version == 1 || version == 2) && width > 0 && height > 0 && chunk > 0 && (1...4).contains(format)
+            ? .hit(Hit(.gd2)) : .no
+    }
+
+    /// GD: `FF FF` (palette) or `FF FE` (true colour, which is also UTF-16's byte-order mark),
+    /// width and height; named only when the pixels fill the file exactly.
+    static func gd(_ input: Input) -> Step {
+        let v = input.view
+        guard let second = v.u8(1), second == 0xFF || second == 0xFE else { return .no }
+        guard let width = v.u16be(2), let height = v.u16be(4), let trueColor = v.u8(6), width > 0, height > 0 else { return .no }
+        let pixels = Int(width) * Int(height)
+        let expected = second == 0xFE ? 11 + 4 * pixels : 13 + 256 * 4 + pixels
+        guard trueColor == (second == 0xFE ? 1 : 0), input.totalLength == expected else { return .no }
+        return .hit(Hit(.gd, .likely))
+    }
+
+    /// MTV: an ASCII line "WIDTH HEIGHT" and then exactly WIDTH x HEIGHT RGB triples (or several
+    /// such images one after the other).
+    static func mtv(_ input: Input) -> Step {
+        let v = input.view
+        var o = 0
+        var size = (0, 0)
+        for index in 0..<2 {
+            var value = 0, digits = 0
+            while let b = v.u8(o), ByteView.isDigit(b), digits < 6 { value = value * 10 + Int(b - 0x30); o += 1; digits += 1 }
+            guard digits > 0, value > 0, let separator = v.u8(o), separator == (index == 0 ? 0x20 : 0x0A) else { return .no }
+            o += 1
+            if index == 0 { size.0 = value } else { size.1 = value }
+        }
+        let image = o + size.0 * size.1 * 3
+        return image == input.totalLength ? .hit(Hit(.mtv, .likely)) : .no
+    }
+
+    /// Alias PIX: width, height, two offsets and 8 or 24 bits a pixel, big-endian.
+    static func aliasHeader(_ v: ByteView) -> (width: Int, height: Int, bytes: Int)? {
+        guard let width = v.u16be(0), let height = v.u16be(2), let bits = v.u16be(8) else { return nil }
+        guard width > 0, height > 0, width <= 32767, height <= 32767, bits == 8 || bits == 24 else { return nil }
+        guard let x = v.u16be(4), let y = v.u16be(6), x <= 32767, y <= 32767 else { return nil }
+        return (Int(width), Int(height), bits == 24 ? 3 : 1)
+    }
+
+    /// Alias PIX has no magic: its run-length packets must cover the first rows exactly (a count
+    /// of 1-255, then one pixel, never across the end of a row).
+    static func aliasPIX(_ input: Input) -> Step {
+        let v = input.view
+        guard let (width, height, bytes) = aliasHeader(v) else { return .no }
+        guard input.totalLength >= 10 + height * (1 + bytes) else { return .no }
+        var o = 10
+        let rows = min(height, 8)
+        for _ in 0..<rows {
+            var covered = 0
+            while covered < width {
+                guard let count = v.u8(o) else { return input.hasMore ? .need(o + Limits.initialRead, fallback: nil) : .no }
+                guard count > 0 else { return .no }
+                covered += Int(count)
+                o += 1 + bytes
+            }
+            guard covered == width else { return .no }
+        }
+        return .hit(Hit(.aliasPIX, .likely))
+    }
+}

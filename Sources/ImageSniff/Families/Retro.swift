@@ -1,0 +1,143 @@
+// Formats of the personal computers of the 1980s and 1990s: the Amiga's IFF (ILBM and Deluxe
+// Paint's PBM images, ANIM animations; AIFF audio is its neighbour), Autodesk FLIC animations,
+// Atari DEGAS, GEM IMG, Microsoft Paint, MGR, the CMU window manager's raster, MicroDesign pages
+// and Solitaire image recorder files.
+
+enum Retro {
+    static let rules = [
+        Rule("IFF (ILBM, PBM, ANIM; AIFF)", .firstByte([0x46]), produces: [.ilbm, .iffPBM, .iffANIM, .aiff], check: iff),
+        Rule("Microsoft Paint", .firstByte([0x44, 0x4C]), produces: [.msp], check: msp),
+        Rule("MGR bitmap", .firstByte([0x78, 0x79, 0x7A]), produces: [.mgr], check: mgr),
+        Rule("CMU window manager raster", .firstByte([0xF1]), produces: [.cmuRaster], check: cmuRaster),
+        Rule("MicroDesign", .firstByte([0x2E]), produces: [.microDesign], check: microDesign),
+        Rule("Solitaire image recorder", .firstByte([0x4F]), produces: [.solitaireSIR], check: solitaire),
+        Rule("FLIC (AF11/AF12 at 4)", .elsewhere, produces: [.flic], check: flic),
+        Rule("Atari DEGAS", .elsewhere, strength: .heuristic, produces: [.degas], check: degas),
+        Rule("GEM IMG", .elsewhere, strength: .heuristic, produces: [.gemIMG], check: gem),
+    ]
+
+    /// `FORM`, the size of the rest, and the form type: ILBM (or ACBM) and PBM images must begin
+    /// with their BMHD header chunk; ANIM holds ILBM frames; AIFF and AIFC are audio.
+    static func iff(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("FORM") { return early }
+        guard let size = v.u32be(4), let form = v.u32be(8) else { return .need(12, fallback: nil) }
+        guard size >= 4 else { return .no }
+        switch form {
+        case fourCC("AIFF"), fourCC("AIFC"):
+            return .hit(Hit(.aiff))
+        case fourCC("ILBM"), fourCC("ACBM"), fourCC("PBM "):
+            guard let chunk = v.u32be(12), let length = v.u32be(16) else { return .need(20, fallback: nil) }
+            guard chunk == fourCC("BMHD"), length == 20 else { return .no }
+            return .hit(Hit(form == fourCC("PBM ") ? .iffPBM : .ilbm))
+        case fourCC("ANIM"):
+            // The first frame is a FORM ILBM of its own.
+            guard let inner = v.u32be(12), let type = v.u32be(20) else { return .need(24, fallback: nil) }
+            guard inner == fourCC("FORM"), type == fourCC("ILBM") else { return .no }
+            return .hit(Hit(.iffANIM, animated: true))
+        default:
+            return .no
+        }
+    }
+
+    /// `DanM` (Paint 1.x) or `LinS` (Paint 2.0): a 32-byte header whose thirteen first words XOR
+    /// to zero (the checksum word makes them).
+    static func msp(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matchesAvailablePrefix("DanM") || v.matchesAvailablePrefix("LinS") else { return .no }
+        guard v.has(0, 32) else { return .need(32, fallback: nil) }
+        var sum: UInt16 = 0
+        for i in 0..<13 { sum ^= v.u16le(2 * i) ?? 0 }
+        guard sum == 0, let width = v.u16le(4), let height = v.u16le(6), width > 0, height > 0 else { return .no }
+        return .hit(Hit(.msp))
+    }
+
+    /// MGR: `yz`, `zz`, `xz` or `yx`, then width and height as two 6-bit digits each (plus 0x20),
+    /// a depth digit and a pad byte; the bits of the rows follow.
+    static func mgr(_ input: Input) -> Step {
+        let v = input.view
+        guard let second = v.u8(1) else { return .need(2, fallback: nil) }
+        let first = v.base[0]
+        let pair = (first, second)
+        guard pair == (0x79, 0x7A) || pair == (0x7A, 0x7A) || pair == (0x78, 0x7A) || pair == (0x79, 0x78) else { return .no }
+        guard v.has(0, 8) else { return .need(8, fallback: nil) }
+        func digits(_ at: Int) -> Int? {
+            let hi = v.base[at], lo = v.base[at + 1]
+            guard (0x20..<0x60).contains(hi), (0x20..<0x60).contains(lo) else { return nil }
+            return Int(hi - 0x20) << 6 | Int(lo - 0x20)
+        }
+        guard let width = digits(2), let height = digits(4), width > 0, height > 0,
+              (0x20..<0x60).contains(v.base[6]) else { return .no }
+        // Rows padded to 8 bits ("8-bit aligned", yz and xz) or 32 ("yx"), at one bit a pixel.
+        let alignment = pair == (0x79, 0x78) ? 32 : 8
+        let depth = max(1, Int(v.base[6]) - 0x20)
+        let rowBits = (width * depth + alignment - 1) / alignment * alignment
+        let expected = 8 + rowBits / 8 * height
+        return .hit(Hit(.mgr, input.totalLength >= expected ? .conclusive : .likely))
+    }
+
+    /// `F1 00 40 BB` (big-endian; Sun raster is its byte-reversed cousin), width, height, depth.
+    static func cmuRaster(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature(0xF100_40BB, length: 4) { return early }
+        guard let width = v.u32be(4), let height = v.u32be(8), let depth = v.u16be(12) else { return .need(14, fallback: nil) }
+        return width > 0 && height > 0 && depth >= 1 && depth <= 32 ? .hit(Hit(.cmuRaster)) : .no
+    }
+
+    /// `.MDA` (MicroDesign 2) or `.MDP` (3), then the program's name.
+    static func microDesign(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matchesAvailablePrefix(".MDA") || v.matchesAvailablePrefix(".MDP") else { return .no }
+        guard v.count >= 4 else { return .need(4, fallback: nil) }
+        return .hit(Hit(.microDesign))
+    }
+
+    /// `O:` and two zero bytes, then the MGI type (11 or 17, little-endian).
+    static func solitaire(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("O:\0\0") { return early }
+        guard let type = v.u16le(4) else { return .need(6, fallback: nil) }
+        return type == 11 || type == 17 ? .hit(Hit(.solitaireSIR)) : .no
+    }
+
+    /// FLIC: the file size, then `AF11` (FLI, 320x200) or `AF12` (FLC) at 4, the frame count, the
+    /// size and a depth of 8. More than one frame is an animation.
+    static func flic(_ input: Input) -> Step {
+        let v = input.view
+        guard let magic = v.u16le(4) else { return .no }
+        guard magic == 0xAF11 || magic == 0xAF12 else { return .no }
+        guard let frames = v.u16le(6), let width = v.u16le(8), let height = v.u16le(10), let depth = v.u16le(12),
+              let size = v.u32le(0) else { return input.hasMore ? .need(128, fallback: nil) : .no }
+        guard frames >= 1, width > 0, height > 0, depth == 8, size >= 128 else { return .no }
+        // Bytes the header keeps reserved.
+        guard v.count < 128 || v.all(88..<128, equal: 0) else { return .no }
+        return .hit(Hit(.flic, animated: frames > 1))
+    }
+
+    /// DEGAS: a resolution word (0, 1, 2), sixteen palette words of 3 or 4 bits a channel, then
+    /// 32,000 bytes of screen: the file is 32,034 bytes (32,066 with the animation tail).
+    static func degas(_ input: Input) -> Step {
+        let v = input.view
+        guard input.totalLength == 32_034 || input.totalLength == 32_066 else { return .no }
+        guard v.has(0, 34) else { return input.hasMore ? .need(34, fallback: nil) : .no }
+        guard let resolution = v.u16be(0), resolution <= 2 else { return .no }
+        for i in 0..<16 where (v.u16be(2 + 2 * i) ?? 0xFFFF) & 0xF000 != 0 { return .no }
+        return .hit(Hit(.degas, .likely))
+    }
+
+    /// GEM IMG: version 1 or 2, a header of 8 or more words (an XIMG header says `XIMG`),
+    /// 1-8, 16 or 24 planes, a pattern length 1-8, pixel sizes and a size that are not zero.
+    static func gem(_ input: Input) -> Step {
+        let v = input.view
+        guard v.has(0, 16) else { return .no }
+        guard let version = v.u16be(0), version == 1 || version == 2,
+              let headerWords = v.u16be(2), headerWords >= 8, headerWords <= 64,
+              let planes = v.u16be(4), (1...8).contains(planes) || planes == 16 || planes == 24,
+              let pattern = v.u16be(6), (1...8).contains(pattern),
+              let pixelWidth = v.u16be(8), let pixelHeight = v.u16be(10), pixelWidth > 0, pixelHeight > 0,
+              let width = v.u16be(12), let height = v.u16be(14), width > 0, height > 0 else { return .no }
+        if headerWords > 9 && !v.matches("XIMG", at: 16) { return .no }
+        guard v.count > Int(headerWords) * 2 else { return .no }  // scan lines follow the header
+        return .hit(Hit(.gemIMG, .likely))
+    }
+}
