@@ -10,7 +10,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // would pair each format with one hint only); the prefix is the first half.
     let hints = DetectionInvariants.hints
     let hint = hints[Int(size > 0 ? data[size - 1] : 0) % hints.count]
-    let problems = DetectionInvariants.violations(whole, prefixLength: size / 2, hint: hint)
+    var problems = DetectionInvariants.violations(whole, prefixLength: size / 2, hint: hint)
+    // Fed in pieces: a chunk size picked by the second byte, the length known or not by the third.
+    let chunks = [1, 3, 7, 64, 1460, 4096]
+    let chunk = chunks[Int(size > 1 ? data[1] : 0) % chunks.count]
+    problems += DetectionInvariants.incrementalViolations(whole, chunk: chunk, lengthKnown: size > 2 && data[2] & 1 == 1)
     if !problems.isEmpty { fatalError("invariant violated: " + problems.joined(separator: "; ")) }
     return 0
 }

@@ -152,35 +152,34 @@ public final class FileSniffer {
         return try detectRead(fd, have: have, size: size, hint: hint)
     }
 
-    /// Detection once the buffer holds the first `have` bytes of a file of `size` bytes.
+    /// Detection once the buffer holds the first `have` bytes of a file of `size` bytes: the
+    /// answer for those bytes (`ImageSniffer.judge`), reading more of the start or the last bytes
+    /// as it asks.
     private func detectRead(_ fd: Int32, have firstRead: Int, size: Int, hint: String?) throws(FileError) -> Detection {
         var have = firstRead
-        var limit = min(size, Limits.maxPrefix)
         // A file that shrank under us is as long as what we could read.
         var total = have < min(size, Limits.initialRead) ? have : size
-        if total < size { limit = total }
-        var tail: ByteView?
+        var tail: UnsafeRawBufferPointer?
         lastLength = total
         defer { lastLength = total }
-        for _ in 0..<8 {
-            let input = Input(view: ByteView(base: UnsafeRawBufferPointer(rebasing: buffer[..<have])),
-                              totalLength: total, limit: limit, tail: tail)
-            switch Detector.run(input) {
-            case .done(let hit, let truncated):
-                return ImageSniffer.finish(hit, truncated: truncated, input: input, hint: hint)
-            case .needPrefix(let n):
-                let want = min(max(n, have * 2), limit)
-                guard want > have else { limit = have; continue }
+        for _ in 0..<16 {
+            let view = UnsafeRawBufferPointer(rebasing: buffer[..<have])
+            switch ImageSniffer.judge(view, length: total, tail: tail, hint: hint) {
+            case .decided(let answer):
+                return answer
+            case .needsMoreData(let n):
+                let want = min(max(n, have * 2), total, Limits.maxPrefix)
                 let got = try read(fd, have: have, count: want)
-                if got < want { total = got; limit = got }  // shrank while we read
+                if got < want { total = got }  // shrank while we read
                 have = got
-            case .needTail:
+            case .provisional(let answer, _):
+                guard tail == nil else { return answer }
                 let n = min(Limits.tailLength, total)
                 let got = pread(fd, tailBuffer.baseAddress, n, off_t(total - n))
                 lastReadCount += 1
                 lastBytesRead += max(got, 0)
-                if got != n { total = have; limit = have; continue }
-                tail = ByteView(base: UnsafeRawBufferPointer(rebasing: tailBuffer[..<n]))
+                if got != n { total = have; continue }  // shrank: what we hold is all there is
+                tail = UnsafeRawBufferPointer(rebasing: tailBuffer[..<n])
             }
         }
         // Unreachable in practice: every pass either answers or grows what it has seen.

@@ -22,7 +22,12 @@ public enum ImageSniffer {
     ///
     /// The length of the whole data is `totalLength`, or nil when `prefix` is all of it. When a
     /// check needs more than `prefix` holds, the result's `completeness` is `.needsMoreData(n)`:
-    /// call again with at least `n` bytes.
+    /// call again with at least `n` bytes. (For data that arrives in pieces,
+    /// `IncrementalSniffer` does this bookkeeping.)
+    ///
+    /// Whatever the size of `prefix`, detection looks at no more than its first
+    /// `Limits.maxPrefix` bytes and its last `Limits.tailLength` (when `prefix` is the whole data);
+    /// a collection that is not contiguous is copied only as far as that.
     /// - Parameters:
     ///   - prefix: the first bytes of the data.
     ///   - totalLength: as above.
@@ -36,27 +41,80 @@ public enum ImageSniffer {
         }) {
             return result
         }
-        let copy = Array(prefix)
-        return copy.withUnsafeBytes { detect($0, totalLength: totalLength, tail: tail, hint: hint) }
+        // Not contiguous: copy what detection can look at, no more.
+        let count = prefix.count
+        let head = Array(prefix.prefix(Limits.maxPrefix))
+        let total = max(totalLength ?? count, count)
+        var end = tail
+        if end == nil && count > head.count && total == count { end = Array(prefix.suffix(Limits.tailLength)) }
+        return head.withUnsafeBytes { detect($0, totalLength: total, tail: end, hint: hint) }
     }
 
     /// Detects the format of raw memory, taken to be the whole data unless `totalLength` says more.
+    /// Looks at no more than the first `Limits.maxPrefix` bytes and the last `Limits.tailLength`.
     public static func detect(_ buffer: UnsafeRawBufferPointer, totalLength: Int? = nil, tail: [UInt8]? = nil,
                               hint: String? = nil) -> Detection {
         let total = max(totalLength ?? buffer.count, buffer.count)
-        guard let tail, total > buffer.count else { return detect(buffer, total: total, tail: nil, hint: hint) }
-        return tail.suffix(Limits.tailLength).withUnsafeBytes { detect(buffer, total: total, tail: ByteView(base: $0), hint: hint) }
+        let view = UnsafeRawBufferPointer(rebasing: buffer.prefix(Limits.maxPrefix))
+        guard total > view.count else { return detect(view, total: total, tail: nil, hint: hint) }
+        if let tail {
+            return tail.suffix(Limits.tailLength).withUnsafeBytes { detect(view, total: total, tail: $0, hint: hint) }
+        }
+        if total == buffer.count {
+            // The whole data, longer than the cap: its own last bytes are the tail.
+            return detect(view, total: total, tail: UnsafeRawBufferPointer(rebasing: buffer.suffix(Limits.tailLength)), hint: hint)
+        }
+        return detect(view, total: total, tail: nil, hint: hint)
     }
 
-    private static func detect(_ buffer: UnsafeRawBufferPointer, total: Int, tail: ByteView?, hint: String?) -> Detection {
-        let input = Input(view: ByteView(base: buffer), totalLength: total, limit: total, tail: tail)
-        switch Detector.run(input) {
-        case .done(let hit, let truncated):
-            return finish(hit, truncated: truncated, input: input, hint: hint)
-        case .needPrefix(let n):
+    private static func detect(_ view: UnsafeRawBufferPointer, total: Int, tail: UnsafeRawBufferPointer?, hint: String?) -> Detection {
+        switch judge(view, length: total, tail: tail, hint: hint) {
+        case .decided(let answer):
+            return answer
+        case .needsMoreData(let n):
             return Detection(type: .data, confidence: .unknown, completeness: .needsMoreData(n))
+        case .provisional(let answer, _):
+            // A trailer is wanted. Data that fits under the cap is read whole; beyond it, the
+            // answer is what the prefix says (pass `tail` for the trailer to count).
+            return total <= Limits.maxPrefix ? Detection(type: .data, confidence: .unknown, completeness: .needsMoreData(total)) : answer
+        }
+    }
+
+    /// What the detector says of `view`, the first bytes of data of `length` (nil: not known
+    /// yet) whose last bytes are `tail` (nil: not known yet). Every API answers through here:
+    /// bytes, prefixes, files and streams.
+    static func judge(_ view: UnsafeRawBufferPointer, length: Int?, tail: UnsafeRawBufferPointer?,
+                              hint: String?) -> IncrementalSniffer.Status {
+        let bytes = ByteView(base: view)
+        let probe = length == nil ? EndProbe() : nil
+        let input: Input
+        if let length {
+            input = Input(view: bytes, totalLength: length, limit: min(length, Limits.maxPrefix),
+                          tail: length > view.count ? tail.map { ByteView(base: $0) } : nil)
+        } else {
+            input = Input(streamView: bytes, probe: probe!)
+        }
+        switch Detector.run(input) {
+        case .needPrefix(let n):
+            return .needsMoreData(n)
+        case .done(let hit, let truncated):
+            let answer = ImageSniffer.finish(hit, truncated: truncated, input: input, hint: hint)
+            return probe?.touched == true ? .provisional(answer, awaiting: .end) : .decided(answer)
         case .needTail:
-            return Detection(type: .data, confidence: .unknown, completeness: .needsMoreData(total))
+            // The answer if the end adds nothing: the checks that wanted it take their fallbacks.
+            let assumed = length ?? Input.unknownLength
+            let blind = Input(view: bytes, totalLength: assumed, limit: min(assumed, Limits.maxPrefix),
+                              tail: ByteView(base: UnsafeRawBufferPointer(start: nil, count: 0)))
+            switch Detector.run(blind) {
+            case .needPrefix(let n):
+                return .needsMoreData(n)
+            case .done(let hit, let truncated):
+                let answer = ImageSniffer.finish(hit, truncated: truncated, input: blind, hint: hint)
+                return .provisional(answer, awaiting: length == nil ? .end : .tail)
+            case .needTail:
+                // Unreachable: a check given a tail never asks for one.
+                return .provisional(Detection(type: .data, confidence: .unknown), awaiting: length == nil ? .end : .tail)
+            }
         }
     }
 

@@ -42,7 +42,8 @@ private let fuzzHints: [String] = [
 ]
 
 /// Every invariant Fuzz/FuzzDetector.swift checks (DetectionInvariants), for one input: at the
-/// half (as the fuzzer cuts) and at each of the first 64 cut points, and with every hint.
+/// half (as the fuzzer cuts) and at each of the first 64 cut points, with every hint, and fed to
+/// the incremental detector in chunks.
 private func checkInvariants(_ bytes: [UInt8], _ name: String) {
     var cuts = Set([bytes.count / 2])
     for n in 0..<min(bytes.count, 64) { cuts.insert(n) }
@@ -52,6 +53,13 @@ private func checkInvariants(_ bytes: [UInt8], _ name: String) {
             let problems = DetectionInvariants.violations(
                 data, prefixLength: lengths[i % lengths.count], hint: fuzzHints[i % fuzzHints.count])
             for problem in problems { Issue.record("\(name): \(problem)") }
+        }
+        for chunk in [1, 7, 4096] {
+            for known in [true, false] {
+                for problem in DetectionInvariants.incrementalViolations(data, chunk: chunk, lengthKnown: known) {
+                    Issue.record("\(name): \(problem)")
+                }
+            }
         }
     }
 }

@@ -102,8 +102,8 @@ public enum IMGSniffBinary {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let outURL = stdout ?? scratch.appendingPathComponent("out"), errURL = scratch.appendingPathComponent("err")
-        if stdout == nil { FileManager.default.createFile(atPath: outURL.path, contents: nil) }
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        if stdout == nil { try Data().write(to: outURL) }
+        try Data().write(to: errURL)
         let process = Process()
         if launcher.isEmpty {
             process.executableURL = binary

@@ -96,4 +96,41 @@ public enum DetectionInvariants {
         }
         return problems
     }
+
+    /// The invariants of `IncrementalSniffer` fed `data` in chunks of `chunk` bytes, its length
+    /// known in advance or not: the answer after `finish()` is the whole-data answer; once
+    /// decided, the answer never changes; a request for more asks for more than was seen; the
+    /// sniffer keeps asking while nothing is decided. Empty when all hold.
+    public static func incrementalViolations(_ data: UnsafeRawBufferPointer, chunk: Int, lengthKnown: Bool, hint: String? = nil) -> [String] {
+        var problems: [String] = []
+        let label = "chunks of \(chunk), length \(lengthKnown ? "known" : "unknown")"
+        let whole = ImageSniffer.detect(data, hint: hint)
+        var sniffer = IncrementalSniffer(expectedLength: lengthKnown ? data.count : nil, hint: hint)
+        var decided: Detection?
+        var offset = 0
+        while offset < data.count {
+            let end = min(offset + max(chunk, 1), data.count)
+            sniffer.append(UnsafeRawBufferPointer(rebasing: data[offset..<end]))
+            offset = end
+            switch sniffer.status {
+            case .decided(let d):
+                if let decided, decided != d { problems.append("\(label): decided \(decided), then \(d) at \(offset)") }
+                decided = decided ?? d
+            case .needsMoreData(let n):
+                if n <= min(offset, Limits.maxPrefix) && offset < data.count {
+                    problems.append("\(label): at \(offset) asks for \(n) bytes")
+                }
+                if !sniffer.wantsMoreData { problems.append("\(label): needs more data but does not want it at \(offset)") }
+            case .provisional:
+                break
+            }
+        }
+        sniffer.finish()
+        guard case .decided(let final) = sniffer.status else {
+            return problems + ["\(label): not decided after finish: \(sniffer.status)"]
+        }
+        if final != whole { problems.append("\(label): finished as \(final), whole data is \(whole)") }
+        if let decided, decided != final { problems.append("\(label): decided \(decided) early, finished as \(final)") }
+        return problems
+    }
 }

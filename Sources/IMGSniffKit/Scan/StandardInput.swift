@@ -1,9 +1,12 @@
 import ImageSniff
 
-/// Reading `-`: a regular file is read like any other; a pipe is read up to the detection cap.
+/// Reading `-`: a regular file is read like any other; a pipe is read as it comes, until the
+/// answer is decided (`IncrementalSniffer`), and its length is known only when it was read to
+/// the end.
 public enum StandardInput {
-    /// What was read: the detection, the length (nil when not known), and the bytes read from a
-    /// pipe (for `--cross-check`: libmagic reads them from memory, since a pipe is read once).
+    /// What was read: the detection, the length (nil when the stream was not read to its end),
+    /// and the first bytes read from a pipe, up to the cap (for `--cross-check`: libmagic reads
+    /// them from memory, since a pipe is read once).
     public struct Reading: Sendable {
         public let detection: Detection
         public let length: Int?
@@ -21,19 +24,24 @@ public enum StandardInput {
                 throw Errno(error.code == 0 ? EIO : error.code)
             }
         }
-        let cap = Limits.maxPrefix
-        var buffer = [UInt8](repeating: 0, count: cap)
-        let have = try buffer.withMutableBytes { (raw) throws(Errno) -> Int in try stdin.readFully(into: raw) }
-        buffer.removeLast(cap - have)
-        if have < cap { return Reading(detection: ImageSniffer.detect(buffer, hint: hint), length: have, bytes: buffer) }
-        // More than the cap: count the rest so that the length is right.
-        var total = have
-        var scratch = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = try scratch.withMutableBytes { (raw) throws(Errno) -> Int in try stdin.read(into: raw) }
-            if n == 0 { break }
-            total += n
+        // A pipe or terminal: read as the bytes come, only until the answer is decided (an
+        // endless stream is answered; a decided format is not read on).
+        var sniffer = IncrementalSniffer(hint: hint)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var ended = false
+        while sniffer.wantsMoreData {
+            let n = try chunk.withMutableBytes { (raw) throws(Errno) -> Int in try stdin.read(into: raw) }
+            if n == 0 {
+                ended = true
+                break
+            }
+            let piece = chunk[0..<n]
+            if bytes.count < Limits.maxPrefix { bytes.append(contentsOf: piece.prefix(Limits.maxPrefix - bytes.count)) }
+            sniffer.append(piece)
         }
-        return Reading(detection: ImageSniffer.detect(prefix: buffer, totalLength: total, hint: hint), length: total, bytes: buffer)
+        if ended { sniffer.finish() }
+        let detection = sniffer.detection ?? Detection(type: .data, confidence: .unknown, completeness: .truncated)
+        return Reading(detection: detection, length: ended ? sniffer.bytesSeen : nil, bytes: bytes)
     }
 }

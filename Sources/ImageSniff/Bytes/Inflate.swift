@@ -14,18 +14,19 @@ enum Inflate {
     }
 
     /// The first (up to) `limit` bytes of the gzip member at the start of `v`, and how far it
-    /// got; nil when the header is malformed.
+    /// got (`.ranOut`, with no output, when the header itself runs past `v`); nil when the
+    /// header is malformed.
     static func gunzipPrefix(_ v: ByteView, limit: Int) -> (output: [UInt8], outcome: Outcome)? {
         guard v.u8(0) == 0x1F, v.u8(1) == 0x8B, v.u8(2) == 8, let flags = v.u8(3) else { return nil }
         var o = 10
         if flags & 0x04 != 0 {  // FEXTRA
-            guard let xlen = v.u16le(o) else { return nil }
+            guard let xlen = v.u16le(o) else { return ([], .ranOut) }
             o += 2 + Int(xlen)
         }
         if flags & 0x08 != 0 { o = skipZeroTerminated(v, o) }  // FNAME
         if flags & 0x10 != 0 { o = skipZeroTerminated(v, o) }  // FCOMMENT
         if flags & 0x02 != 0 { o += 2 }  // FHCRC
-        guard o < v.count else { return nil }
+        guard o < v.count else { return ([], .ranOut) }
         var decoder = Decoder(input: v, start: o, limit: limit)
         decoder.run()
         let outcome: Outcome

@@ -127,11 +127,13 @@ enum Detector {
                 if n > input.totalLength && input.limit == input.totalLength { return .needPrefix(input.limit) }
             }
             // Wanting more than the data holds is truncation, whether or not all of it is in view.
+            // (Of a stream whose end is not known yet, that depends on the end: reading the
+            // length says so.)
             if n > input.totalLength { truncated = true }
             if let fallback { return .done(fallback, truncated: truncated) }
             return nil
         case .needTail(let fallback):
-            if input.tail == nil && !input.isWhole { return .needTail }
+            if input.endProbe != nil || (input.tail == nil && !input.isWhole) { return .needTail }
             if let fallback { return .done(fallback, truncated: truncated) }
             return nil
         }

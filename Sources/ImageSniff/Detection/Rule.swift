@@ -31,17 +31,76 @@ enum Step {
 }
 
 /// The bytes under inspection and what is known about the rest.
+///
+/// The data's end (its length, its last bytes) may not be known yet: a stream still arriving.
+/// Then `totalLength` stands in as a length far beyond the read cap, and a check that reads it
+/// (or `tail`, or `isWhole`) marks the outcome as depending on the end (`EndProbe`): the
+/// incremental detector calls such an answer provisional until the stream ends. Checks read
+/// them only when they need them, so that an answer that does not depend on the end is final.
 struct Input {
     let view: ByteView
-    /// Length of the whole data; `view.count` when the view is the whole data.
-    let totalLength: Int
     /// How far the view may grow: min(totalLength, read cap).
     let limit: Int
+    private let knownTotal: Int
+    private let knownTail: ByteView?
+    /// Set when a check read what is not known yet; nil when the end is known.
+    let endProbe: EndProbe?
+
+    init(view: ByteView, totalLength: Int, limit: Int, tail: ByteView?) {
+        self.view = view
+        self.knownTotal = totalLength
+        self.limit = limit
+        self.knownTail = tail
+        self.endProbe = nil
+    }
+
+    /// Data whose length is not known yet: a stream seen as far as `view`.
+    init(streamView view: ByteView, probe: EndProbe) {
+        self.view = view
+        self.knownTotal = Input.unknownLength
+        self.limit = Limits.maxPrefix
+        self.knownTail = nil
+        self.endProbe = probe
+    }
+
+    private init(view: ByteView, total: Int, limit: Int, tail: ByteView?, probe: EndProbe?) {
+        self.view = view
+        self.knownTotal = total
+        self.limit = limit
+        self.knownTail = tail
+        self.endProbe = probe
+    }
+
+    /// What `totalLength` says of a stream whose end is not known: more than any cap, with
+    /// room for arithmetic.
+    static let unknownLength = 1 << 60
+
+    /// Length of the whole data; `view.count` when the view is the whole data.
+    var totalLength: Int {
+        endProbe?.touched = true
+        return knownTotal
+    }
+
     /// The last bytes of the data (up to `Limits.tailLength`), when known.
-    let tail: ByteView?
+    var tail: ByteView? {
+        endProbe?.touched = true
+        return knownTail
+    }
 
     var hasMore: Bool { view.count < limit }
     var isWhole: Bool { view.count >= totalLength }
+
+    /// The same data from byte `start` of the view on (an embedded header checked by another
+    /// rule), with the end as known or unknown as here.
+    func dropping(first start: Int) -> Input {
+        Input(view: ByteView(base: UnsafeRawBufferPointer(rebasing: view.base[start...])),
+              total: knownTotal - start, limit: limit - start, tail: knownTail, probe: endProbe)
+    }
+}
+
+/// Records whether a check looked at the end of data whose end is not known yet.
+final class EndProbe {
+    var touched = false
 }
 
 /// One detection rule, declared by the family that owns the check: where the evidence starts,

@@ -16,6 +16,9 @@ enum Archives {
         }
         guard v.count >= 30 else { return .need(30, fallback: v.count >= 4 ? Hit(.zip) : nil) }
         let nameLength = Int(v.u16le(26) ?? 0), extraLength = Int(v.u16le(28) ?? 0)
+        if nameLength == 8 {
+            guard v.has(30, 8) else { return .need(38, fallback: Hit(.zip)) }
+        }
         if nameLength == 8, v.matches("mimetype", at: 30) {
             let data = 30 + nameLength + extraLength
             guard v.has(data, 16) else { return .need(data + 16, fallback: Hit(.zip)) }

@@ -20,7 +20,7 @@ enum Bilevel {
     static func cals(_ input: Input) -> Step {
         let v = input.view
         if let early = v.signature("srcdocid:") { return early }
-        guard v.count >= 1024 || !input.hasMore else { return .need(1024, fallback: nil) }
+        guard v.count >= 2048 || !input.hasMore else { return .need(2048, fallback: nil) }
         guard v.count > 128 else { return .no }
         return v.find("rtype:", in: 128..<min(v.count, 2048)) != nil ? .hit(Hit(.cals)) : .no
     }
@@ -41,7 +41,10 @@ enum Bilevel {
     static func jbig(_ input: Input) -> Step {
         let v = input.view
         guard jbigHeaderIsPlausible(v) else { return .no }
-        let end = min(v.count, 20 + Limits.initialRead)
+        // The marker is looked for in a fixed window, all of it in view (or all the data).
+        let window = 20 + Limits.initialRead
+        if v.count < window && input.hasMore { return .need(window, fallback: nil) }
+        let end = min(v.count, window)
         var i = 20
         while i + 1 < end {
             if v.base[i] == 0xFF && (v.base[i + 1] == 0x02 || v.base[i + 1] == 0x03) { return .hit(Hit(.jbig, .likely)) }

@@ -57,6 +57,9 @@ enum Editors {
     /// through its cells as one paints: an animated brush.
     static func gimpHose(_ input: Input) -> Step {
         let v = input.view
+        // The name line and the count line are judged whole, never on a view that cuts them.
+        let window = 2 * Budget.headerLine
+        if v.count < window && input.hasMore { return .need(window, fallback: nil) }
         guard let newline = v.find("\n", in: 0..<min(v.count, Budget.headerLine)) else { return .no }
         var o = newline + 1
         var digits = 0

@@ -20,6 +20,8 @@ enum Media {
         var docType: Int?
         for i in 4..<max(4, window - 1) where v.base[i] == 0x42 && v.base[i + 1] == 0x82 { docType = i; break }
         if let at = docType, let len = v.u8(at + 2) {
+            // The DocType's value is read whole, never as far as the view happens to reach.
+            if !v.has(at + 3, 8) && input.hasMore { return .need(at + 11, fallback: nil) }
             let n = Int(len & 0x7F)
             if v.matches("webm", at: at + 3) && n == 4 { return .hit(Hit(.webM)) }
             if v.matches("matroska", at: at + 3) { return .hit(Hit(.matroska)) }

@@ -28,6 +28,8 @@ enum TIFF {
         guard ident == 42 else { return .no }
         guard let ifd0 = v.u32(4, bigEndian: big) else { return .need(8, fallback: nil) }
         guard ifd0 >= 8 else { return .no }
+        // The header markers lie within the first 32 bytes: see them all before deciding.
+        if v.count < 32 && input.hasMore { return .need(32, fallback: Hit(.tiff, .family)) }
         if let marked = CameraRaw.headerMarker(v, bigEndian: big) { return .hit(marked) }
         var walk = IFDWalk(view: v, bigEndian: big)
         return CameraRaw.classify(&walk, ifd0: Int(ifd0))
@@ -133,6 +135,11 @@ struct IFDWalk {
                 if n == 1 {
                     tags.subIFDs.append(Int(scalar(entry: e, type: 4)))
                 } else if n > 1, n <= UInt32(Budget.tiffIFDs), let at = view.u32(e + 8, bigEndian: bigEndian) {
+                    // The offsets are read only when all of them are in view: no decision on some.
+                    guard view.has(Int(at), 4 * Int(n)) else {
+                        unreadValueEnd = max(unreadValueEnd ?? 0, Int(at) + 4 * Int(n))
+                        break
+                    }
                     for k in 0..<Int(n) {
                         if let sub = view.u32(Int(at) + 4 * k, bigEndian: bigEndian) { tags.subIFDs.append(Int(sub)) }
                     }

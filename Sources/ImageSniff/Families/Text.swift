@@ -25,6 +25,7 @@ enum Text {
         if let early = v.signature("#define ") { return early }
         guard let end = firstLineEnd(v, from: 0, max: Budget.headerLine) else { return .need(Budget.headerLine, fallback: nil) }
         guard v.find("_width ", in: 8..<end) != nil else { return .no }
+        if v.count < end + Budget.headerLine && input.hasMore { return .need(end + Budget.headerLine, fallback: nil) }
         return v.find("_height ", in: end..<min(v.count, end + Budget.headerLine)) != nil ? .hit(Hit(.xbm)) : .no
     }
 
@@ -143,22 +144,26 @@ enum Text {
         if v.equals(0xFFFE, length: 2) || v.equals(0xFEFF, length: 2) { utf16 = true }
         // Text is judged on its first 2 KiB (or the whole, when shorter): no sooner, so that a
         // prefix never says "text" of data that turns binary within the window.
-        let window = min(input.totalLength, Budget.textWindow)
+        // (The length is read only when it matters: a stream's text is judged without its end.)
+        let window = v.count >= Budget.textWindow ? Budget.textWindow : min(input.totalLength, Budget.textWindow)
         if v.count < window && input.hasMore { return .need(window, fallback: nil) }
         if utf16 { return isUTF16Text(v, upTo: window, bigEndian: v.base[0] == 0xFE) ? .hit(Hit(.plainText, .likely)) : .no }
-        guard isText(v, upTo: window, dataEndsAtView: input.isWhole) else { return .no }
+        guard isText(v, upTo: window, dataEndsAtView: v.count <= window && input.isWhole) else { return .no }
         while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
         guard start < v.count else { return v.count >= 2 ? .hit(Hit(.plainText, .likely)) : .no }
         guard v.count >= 2 else { return .no }  // one byte says nothing
 
         if v.base[start] == UInt8(ascii: "<") {
-            switch markupRoot(v, from: start) {
+            let more = input.hasMore && v.count < Budget.markupWindow
+            switch markupRoot(v, from: start, complete: !more) {
             case .svg: return .hit(Hit(.svg))
             case .html: return .hit(Hit(.html, .likely))
             case .xml: return .hit(Hit(.xml, .likely))
             case .undecided:
-                if input.hasMore && v.count < Budget.markupWindow { return .need(min(v.count * 4, Budget.markupWindow), fallback: Hit(.xml, .likely)) }
+                if more { return .need(min(v.count * 4, Budget.markupWindow), fallback: Hit(.xml, .likely)) }
                 return .hit(Hit(.xml, .likely))
+            case .unclosed:
+                return .need(min(v.count * 4, Budget.markupWindow), fallback: Hit(.plainText, .likely))
             case .notMarkup: break
             }
         }
@@ -170,24 +175,31 @@ enum Text {
                 return .needTail(fallback: Hit(.plainText, .likely))
             }
         }
-        if xbm(Input(view: ByteView(base: UnsafeRawBufferPointer(rebasing: v.base[start...])), totalLength: input.totalLength - start, limit: input.limit - start, tail: nil)).isHit {
+        if xbm(input.dropping(first: start)).isHit {
             return .hit(Hit(.xbm))
         }
         return .hit(Hit(.plainText, .likely))
     }
 
-    enum Markup { case svg, html, xml, undecided, notMarkup }
+    /// What the start of markup says. `undecided`: the view ends inside the prolog or a tag;
+    /// `unclosed`: the first element (without an XML declaration) is not closed within the view,
+    /// and more of the data may close it.
+    enum Markup { case svg, html, xml, undecided, unclosed, notMarkup }
 
     /// Skips the prolog (`<?...?>`, comments, `<!DOCTYPE ...>`) to the first element. Without an
     /// XML declaration, text only counts as markup when its first element is well formed and
     /// closed again (`<a>…</a>` or `<a/>`): `<https://example.com>` or `<DRAFT!>` is prose.
-    static func markupRoot(_ v: ByteView, from start: Int) -> Markup {
+    /// `complete`: the view is all there is to see, so a token it cuts is judged as it stands;
+    /// otherwise the answer never depends on where the view happens to end.
+    static func markupRoot(_ v: ByteView, from start: Int, complete: Bool = true) -> Markup {
         var o = start
         var sawDeclaration = false
         for _ in 0..<Budget.markupItems {
             while o < v.count, ByteView.isSpace(v.base[o]) { o += 1 }
             guard o < v.count else { return .undecided }
             guard v.base[o] == UInt8(ascii: "<") else { return sawDeclaration ? .xml : .notMarkup }
+            // A token cut by the end of the view (`<!-`, `<!DOCT`) is not judged on its start.
+            if !complete && v.count - o < 9 { return .undecided }
             if v.matches("<?", at: o) {
                 guard let end = v.find("?>", in: o..<v.count) else { return .undecided }
                 if v.matches("<?xml", at: o) { sawDeclaration = true }
@@ -209,7 +221,7 @@ enum Text {
                 guard p < v.count else { return .undecided }
                 o = p + 1
             } else {
-                return element(v, at: o, declared: sawDeclaration)
+                return element(v, at: o, declared: sawDeclaration, complete: complete)
             }
         }
         return .undecided
@@ -224,13 +236,14 @@ enum Text {
     }
 
     /// The first element at `o` (which holds `<`): its name decides SVG and HTML.
-    private static func element(_ v: ByteView, at o: Int, declared: Bool) -> Markup {
+    private static func element(_ v: ByteView, at o: Int, declared: Bool, complete: Bool) -> Markup {
         guard let c = v.u8(o + 1) else { return .undecided }
         guard isNameStart(c) else { return declared ? .xml : .notMarkup }
         var nameEnd = o + 1
         while nameEnd < v.count, isNameByte(v.base[nameEnd]) { nameEnd += 1 }
         guard nameEnd < v.count else { return .undecided }
         let terminator = v.base[nameEnd]
+        if !complete && terminator == UInt8(ascii: "/") && nameEnd + 1 >= v.count { return .undecided }
         let selfClosing = terminator == UInt8(ascii: "/") && v.u8(nameEnd + 1) == UInt8(ascii: ">")
         guard ByteView.isSpace(terminator) || terminator == UInt8(ascii: ">") || selfClosing else {
             return declared ? .xml : .notMarkup
@@ -256,7 +269,7 @@ enum Text {
             }
             p += 1
         }
-        return .notMarkup
+        return complete ? .notMarkup : .unclosed
     }
 
     /// JSON's shape: an object starting with a string key (or empty), or an array of values,

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// `imgsniff scan -` on pipes: read as the bytes come, only until the answer is decided.
+@Suite("imgsniff scan - (standard input as a stream)")
+struct StreamingCLITests {
+    /// Runs `imgsniff ARGS` at the end of a shell pipeline: `script` is the pipeline with
+    /// `"$@"` standing for the command.
+    private func pipeline(_ script: String, _ arguments: [String] = ["scan", "-"], timeout: Double = 30) throws -> RunResult {
+        try IMGSniffBinary.run(arguments, in: Repository.testImages, launcher: ["bash", "-c", script, "bash"],
+                               timeout: timeout)
+    }
+
+    @Test("an endless text stream is answered (yes | imgsniff scan -)")
+    func endlessText() throws {
+        let r = try pipeline(#"yes | "$@""#, timeout: 20)
+        #expect(!r.timedOut, "imgsniff read an endless stream to its end")
+        let record = try #require(try parseNDJSON(r).first)
+        #expect(record["uti"] as? String == "public.plain-text")
+        #expect(record["path"] as? String == "-")
+    }
+
+    @Test("a PNG signature followed by endless noise is answered without reading on")
+    func signatureThenEndlessNoise() throws {
+        let r = try pipeline(#"{ head -c 64 png/alpha; cat /dev/urandom; } | "$@""#, timeout: 20)
+        #expect(!r.timedOut)
+        let record = try #require(try parseNDJSON(r).first)
+        #expect(record["uti"] as? String == "public.png")
+    }
+
+    /// Every test image through a pipe in 7-byte writes gives what the file gives.
+    @Test("cat FILE | imgsniff scan - equals imgsniff scan FILE for every test image")
+    func pipeEqualsFile() throws {
+        let files = Manifest.entries.map(\.file)
+        #expect(files.count > 300)
+        let direct = try IMGSniffBinary.run(["scan", "--format", "ndjson"] + files, in: Repository.testImages)
+        let byFile = byPath(try parseNDJSON(direct))
+        let script = #"bin="$1"; for f in $(cat); do dd if="$f" bs=7 status=none | "$bin" scan - || true; done"#
+        let listURL = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-list-\(UUID().uuidString)")
+        try files.joined(separator: "\n").write(to: listURL, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: listURL) }
+        let piped = try IMGSniffBinary.run(["scan", "-"], in: Repository.testImages, stdin: listURL,
+                                           launcher: ["bash", "-c", script, "bash"], timeout: 300)
+        let records = try parseNDJSON(piped)
+        #expect(records.count == files.count)
+        for (file, record) in zip(files, records) {
+            let expected = try #require(byFile[file], "\(file) missing from the direct scan")
+            for field in ["uti", "confidence", "animated", "completeness"] {
+                #expect("\(record[field] ?? "nil")" == "\(expected[field] ?? "nil")", "\(file): \(field)")
+            }
+        }
+    }
+}
