@@ -40,6 +40,7 @@ let package = Package(
         .executableTarget(name: "upload-validator", dependencies: ["ImageSniff"], path: "Examples/UploadValidator"),
         .executableTarget(name: "sort-by-type", dependencies: ["ImageSniff"], path: "Examples/SortByType"),
         .executableTarget(name: "quick-start", dependencies: ["ImageSniff"], path: "Examples/QuickStart"),
+        .executableTarget(name: "stream-upload", dependencies: ["ImageSniff"], path: "Examples/StreamingUpload"),
         // What the test targets share: the repository's paths, the TestImages manifest, the
         // detector's invariants (also compiled into the fuzz target), running the built binary.
         .target(name: "TestSupport", dependencies: ["ImageSniff"], path: "Tests/TestSupport"),

@@ -125,8 +125,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 # --- Micro-benchmarks ----------------------------------------------------------------------
 say "machine: $(nproc) cores, $(uname -r); load average now: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "$SKIP_MICRO" = 0 ]; then
-    section "Micro-benchmarks (bench memory, bench files)"
+    section "Micro-benchmarks (bench memory, bench files, bench stream)"
     (cd "$root" && nice -n "$NICE" "$BENCH_BIN/bench" all --corpus TestImages)
+    (cd "$root" && nice -n "$NICE" "$BENCH_BIN/bench" stream --corpus TestImages)
 fi
 
 # --- Directory scan ------------------------------------------------------------------------

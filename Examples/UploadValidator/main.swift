@@ -51,24 +51,23 @@ while let argument = arguments.popFirst() {
 }
 guard let path else { fail(usage, status: 64) }
 
-/// Reads standard input: the first `Limits.maxPrefix` bytes are kept (detection never needs
-/// more), the rest is counted, and the last bytes are kept for trailers such as TGA's footer.
+/// Reads standard input as an upload arrives, only until the answer is decided
+/// (`IncrementalSniffer`): a PDF is refused after its first bytes, not after all of them. A format
+/// whose answer depends on the end (TGA's footer) is read to the end, up to the read cap.
 func detectStandardInput() -> Detection {
-    var prefix: [UInt8] = []
-    var tail: [UInt8] = []
-    var total = 0
+    var sniffer = IncrementalSniffer()
     var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
+    while sniffer.wantsMoreData {
         let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
         if n < 0 && errno == EINTR { continue }
         if n < 0 { fail("rejected: cannot read standard input", status: 2) }
-        if n == 0 { break }
-        total += n
-        let room = Limits.maxPrefix - prefix.count
-        if room > 0 { prefix += chunk[..<min(n, room)] }
-        tail = Array((tail + chunk[..<n]).suffix(Limits.tailLength))
+        if n == 0 {
+            sniffer.finish()
+            break
+        }
+        sniffer.append(chunk[..<n])
     }
-    return ImageSniffer.detect(prefix: prefix, totalLength: total, tail: tail)
+    return sniffer.detection ?? Detection(type: .data, confidence: .unknown)
 }
 
 let detection: Detection

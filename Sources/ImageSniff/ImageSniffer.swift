@@ -84,13 +84,19 @@ public enum ImageSniffer {
     /// yet) whose last bytes are `tail` (nil: not known yet). Every API answers through here:
     /// bytes, prefixes, files and streams.
     static func judge(_ view: UnsafeRawBufferPointer, length: Int?, tail: UnsafeRawBufferPointer?,
-                              hint: String?) -> IncrementalSniffer.Status {
+                      hint: String?) -> IncrementalSniffer.Status {
         let bytes = ByteView(base: view)
-        let probe = length == nil ? EndProbe() : nil
+        guard length == nil else { return judge(bytes, length: length, tail: tail, probe: nil, hint: hint) }
+        var touched = false
+        return withUnsafeMutablePointer(to: &touched) { judge(bytes, length: nil, tail: nil, probe: $0, hint: hint) }
+    }
+
+    private static func judge(_ bytes: ByteView, length: Int?, tail: UnsafeRawBufferPointer?,
+                              probe: UnsafeMutablePointer<Bool>?, hint: String?) -> IncrementalSniffer.Status {
         let input: Input
         if let length {
             input = Input(view: bytes, totalLength: length, limit: min(length, Limits.maxPrefix),
-                          tail: length > view.count ? tail.map { ByteView(base: $0) } : nil)
+                          tail: length > bytes.count ? tail.map { ByteView(base: $0) } : nil)
         } else {
             input = Input(streamView: bytes, probe: probe!)
         }
@@ -99,7 +105,7 @@ public enum ImageSniffer {
             return .needsMoreData(n)
         case .done(let hit, let truncated):
             let answer = ImageSniffer.finish(hit, truncated: truncated, input: input, hint: hint)
-            return probe?.touched == true ? .provisional(answer, awaiting: .end) : .decided(answer)
+            return probe?.pointee == true ? .provisional(answer, awaiting: .end) : .decided(answer)
         case .needTail:
             // The answer if the end adds nothing: the checks that wanted it take their fallbacks.
             let assumed = length ?? Input.unknownLength

@@ -114,6 +114,15 @@ public struct IncrementalSniffer: Sendable {
         guard count > 0 else { return }
         bytesSeen += count
         if isDecided { return }
+        // The first chunk is judged where it lies: a decision on it copies nothing.
+        var judged: Status?
+        if prefix.isEmpty && !tailOffered, let first = chunk.withContiguousStorageIfAvailable({ judgeInPlace($0) }) {
+            if case .decided = first {
+                status = first
+                return
+            }
+            judged = first
+        }
         let room = Limits.maxPrefix - prefix.count
         if room > 0 { prefix.append(contentsOf: chunk.prefix(room)) }
         if !tailOffered {
@@ -124,8 +133,21 @@ public struct IncrementalSniffer: Sendable {
                 if lastBytes.count > Limits.tailLength { lastBytes.removeFirst(lastBytes.count - Limits.tailLength) }
             }
         }
+        if let judged {
+            settle(judged)
+            return
+        }
         if case .provisional(_, .end) = status { return }  // only the end can change it now
         if prefix.count >= nextRun || bytesSeen == expectedLength { evaluate() }
+    }
+
+    /// Judges the first chunk where it lies (the status is the one its copy would get).
+    private func judgeInPlace(_ chunk: UnsafeBufferPointer<UInt8>) -> Status {
+        let bytes = UnsafeRawBufferPointer(chunk)
+        let view = UnsafeRawBufferPointer(rebasing: bytes.prefix(Limits.maxPrefix))
+        let known = expectedLength.map { max($0, bytesSeen) }
+        let tail = known == bytesSeen ? UnsafeRawBufferPointer(rebasing: bytes.suffix(Limits.tailLength)) : nil
+        return ImageSniffer.judge(view, length: known, tail: tail, hint: hint)
     }
 
     /// Offers the last bytes of the data (for a known length): the answer awaiting them settles.
@@ -163,17 +185,22 @@ public struct IncrementalSniffer: Sendable {
         // The tail is known once offered, or once the data has all come.
         let tailKnown = known != nil && (tailOffered || bytesSeen == known)
         let hint = self.hint
-        status = prefix.withUnsafeBytes { view in
+        settle(prefix.withUnsafeBytes { view in
             lastBytes.withUnsafeBytes { tail in
                 ImageSniffer.judge(view, length: known, tail: tailKnown ? tail : nil, hint: hint)
             }
-        }
-        if case .needsMoreData(let n) = status {
+        })
+    }
+
+    /// Takes the detector's answer for what is held; a request for more sets the next run.
+    private mutating func settle(_ judged: Status) {
+        status = judged
+        if case .needsMoreData(let n) = judged {
             let held = prefix.count
             // At least double what is held between runs (a walk that asks for a few bytes more
             // each time costs a logarithmic number of runs), within what there is to have.
             nextRun = max(n, min(held * 2, held + 64 * 1024))
-            nextRun = min(nextRun, min(known ?? Limits.maxPrefix, Limits.maxPrefix))
+            nextRun = min(nextRun, min(expectedLength.map { max($0, bytesSeen) } ?? Limits.maxPrefix, Limits.maxPrefix))
             status = .needsMoreData(nextRun)
         }
     }

@@ -89,4 +89,26 @@ enum ExampleBinary {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines == expected)
     }
+
+    @Test func streamUploadStoresImagesWhole() throws {
+        let dir = try ScratchTree()
+        let dest = dir.root.appendingPathComponent("stored")
+        let r = try ExampleBinary.run("stream-upload", [dest.path], stdin: testImage("png/alpha"))
+        #expect(r.status == 0)
+        #expect(r.text.hasPrefix("stored: public.png"))
+        #expect(try Data(contentsOf: dest) == Data(contentsOf: testImage("png/alpha")))
+    }
+
+    @Test func streamUploadRefusesEarly() throws {
+        // A PDF followed by an endless body: refused from its first bytes, nothing stored.
+        let dir = try ScratchTree()
+        let dest = dir.root.appendingPathComponent("stored")
+        let pdf = testImage("document/pdf-pillow").path
+        let r = try IMGSniffBinary.run([dest.path], launcher: ["bash", "-c", #"{ cat "$0"; cat /dev/zero; } | "$@""#, pdf],
+                                       program: try IMGSniffBinary.sibling("stream-upload"), timeout: 20)
+        #expect(!r.timedOut)
+        #expect(r.status == 1)
+        #expect(r.text == "refused: com.adobe.pdf is not an image\n")
+        #expect(!FileManager.default.fileExists(atPath: dest.path))
+    }
 }

@@ -34,6 +34,22 @@ import Testing
         #expect(block == example, "README.md's quick start differs from Examples/QuickStart/main.swift")
     }
 
+    /// The streaming handler shown in the README and in the DocC article is the one
+    /// Examples/StreamingUpload compiles and the examples' tests run.
+    @Test func streamingHandlerIsTheExamples() throws {
+        let example = try Repository.text("Examples/StreamingUpload/main.swift")
+        for (file, heading) in [("README.md", "## Streaming"), ("Sources/ImageSniff/ImageSniff.docc/Streaming.md", "### A complete upload handler")] {
+            let text = try Repository.text(file)
+            let section = try #require(text.range(of: heading), "\(file) lacks \(heading)")
+            let rest = text[section.upperBound...]
+            let open = try #require(rest.range(of: "```swift\nimport ImageSniff\n\n"))
+            let close = try #require(rest[open.upperBound...].range(of: "```\n"))
+            let handler = String(rest[open.upperBound..<close.lowerBound])
+            #expect(handler.contains("func acceptImage"))
+            #expect(example.contains(handler), "\(file)'s streaming handler differs from Examples/StreamingUpload/main.swift")
+        }
+    }
+
     @Test func versionIsTheChangelogsLatest() throws {
         let result = try IMGSniffBinary.run(["--version"])
         #expect(result.status == 0)

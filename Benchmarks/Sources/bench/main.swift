@@ -3,6 +3,7 @@
 //   bench memory  [--corpus DIR]               in-memory detection, ns per call, per format
 //   bench files   [--corpus DIR]               file detection (prefix read + detect), per file
 //   bench scan    [--threads N] [--ndjson] DIR in-process directory scan: files/s, peak RSS
+//   bench stream  [--corpus DIR]               IncrementalSniffer: chunked vs one-shot, per chunk size
 //   bench make-tree SRC DST N                  N extensionless copies of SRC's files, 100 a folder
 //   bench         [--corpus DIR]               memory + files
 //
@@ -489,6 +490,61 @@ func makeTree(source: String, destination: String, count: Int) {
     print("made \(count) files (\(bytes / 1024) KiB) in \(destination) from \(files.count) corpus files")
 }
 
+// MARK: - Streaming
+
+/// Chunked detection as a reader does it (append until `wantsMoreData` is false, `finish()` at
+/// the end) against one call on the whole file, for each corpus file whole (up to 1 MiB).
+func runStream(corpus: String) {
+    print("== Streaming: IncrementalSniffer fed in chunks vs ImageSniffer.detect(whole file) ==")
+    print("   ns, median over the corpus files of each file's median of 11 batches")
+    var files: [(name: String, bytes: [UInt8])] = []
+    for path in corpusFiles(corpus) {
+        guard let (bytes, size) = readPrefix(path, max: 1 << 20), bytes.count == size, size > 0 else { continue }
+        files.append((path, bytes))
+    }
+    let oneShot = files.map { f in
+        measure(batches: 11, targetBatchNs: 500_000) { n in
+            for _ in 0..<n { consume(ImageSniffer.detect(opaque(f.bytes))) }
+        }
+    }
+    print(pad("chunk bytes", 12) + pad("chunks fed", 11, right: true) + pad("ns/chunk", 10, right: true)
+          + pad("total ns", 10, right: true) + pad("one-shot ns", 12, right: true) + pad("ratio", 8, right: true)
+          + pad("p90 ratio", 10, right: true))
+    for chunk in [64, 1460, 16_384] {
+        var perChunk: [Double] = [], totals: [Double] = [], ratios: [Double] = [], fed: [Double] = []
+        for (i, f) in files.enumerated() {
+            var chunksFed = 0
+            let total = f.bytes.withUnsafeBytes { all in
+                measure(batches: 11, targetBatchNs: 500_000) { n in
+                    for _ in 0..<n {
+                        var sniffer = IncrementalSniffer()
+                        var offset = 0
+                        var count = 0
+                        while sniffer.wantsMoreData && offset < all.count {
+                            let end = min(offset + chunk, all.count)
+                            sniffer.append(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
+                            offset = end
+                            count += 1
+                        }
+                        if offset == all.count && !sniffer.isDecided { sniffer.finish() }
+                        if let d = sniffer.detection { consume(d) }
+                        chunksFed = count
+                    }
+                }
+            }
+            totals.append(total)
+            perChunk.append(total / Double(max(chunksFed, 1)))
+            fed.append(Double(chunksFed))
+            ratios.append(total / oneShot[i])
+        }
+        print(pad("\(chunk)", 12) + pad(fmt(median(fed), 0), 11, right: true) + pad(fmt(median(perChunk)), 10, right: true)
+              + pad(fmt(median(totals)), 10, right: true) + pad(fmt(median(oneShot)), 12, right: true)
+              + pad(fmt(median(ratios), 2), 8, right: true) + pad(fmt(percentile(ratios, 0.9), 2), 10, right: true))
+    }
+    print("files: \(files.count)")
+    print("")
+}
+
 // MARK: - Main
 
 nonisolated(unsafe) var args = Array(CommandLine.arguments.dropFirst())
@@ -520,9 +576,11 @@ case "scan":
     let ndjson = flag("--ndjson")
     guard !args.isEmpty else { fail("usage: bench scan [--threads N] [--ndjson] DIR...") }
     runScan(roots: args, threads: threads, ndjson: ndjson)
+case "stream":
+    runStream(corpus: locateCorpus(option("--corpus")))
 case "make-tree":
     guard args.count == 3, let n = Int(args[2]) else { fail("usage: bench make-tree SRC DST N") }
     makeTree(source: args[0], destination: args[1], count: n)
 default:
-    fail("unknown command \(command): memory, files, scan, make-tree or all")
+    fail("unknown command \(command): memory, files, stream, scan, make-tree or all")
 }

@@ -34,7 +34,7 @@ enum Step {
 ///
 /// The data's end (its length, its last bytes) may not be known yet: a stream still arriving.
 /// Then `totalLength` stands in as a length far beyond the read cap, and a check that reads it
-/// (or `tail`, or `isWhole`) marks the outcome as depending on the end (`EndProbe`): the
+/// (or `tail`, or `isWhole`) marks the outcome as depending on the end (`endProbe`): the
 /// incremental detector calls such an answer provisional until the stream ends. Checks read
 /// them only when they need them, so that an answer that does not depend on the end is final.
 struct Input {
@@ -43,8 +43,9 @@ struct Input {
     let limit: Int
     private let knownTotal: Int
     private let knownTail: ByteView?
-    /// Set when a check read what is not known yet; nil when the end is known.
-    let endProbe: EndProbe?
+    /// Set to true when a check read what is not known yet; nil when the end is known. (A
+    /// pointer to the caller's flag, not a class: no allocation per detection.)
+    let endProbe: UnsafeMutablePointer<Bool>?
 
     init(view: ByteView, totalLength: Int, limit: Int, tail: ByteView?) {
         self.view = view
@@ -55,7 +56,7 @@ struct Input {
     }
 
     /// Data whose length is not known yet: a stream seen as far as `view`.
-    init(streamView view: ByteView, probe: EndProbe) {
+    init(streamView view: ByteView, probe: UnsafeMutablePointer<Bool>) {
         self.view = view
         self.knownTotal = Input.unknownLength
         self.limit = Limits.maxPrefix
@@ -63,7 +64,7 @@ struct Input {
         self.endProbe = probe
     }
 
-    private init(view: ByteView, total: Int, limit: Int, tail: ByteView?, probe: EndProbe?) {
+    private init(view: ByteView, total: Int, limit: Int, tail: ByteView?, probe: UnsafeMutablePointer<Bool>?) {
         self.view = view
         self.knownTotal = total
         self.limit = limit
@@ -77,13 +78,13 @@ struct Input {
 
     /// Length of the whole data; `view.count` when the view is the whole data.
     var totalLength: Int {
-        endProbe?.touched = true
+        endProbe?.pointee = true
         return knownTotal
     }
 
     /// The last bytes of the data (up to `Limits.tailLength`), when known.
     var tail: ByteView? {
-        endProbe?.touched = true
+        endProbe?.pointee = true
         return knownTail
     }
 
@@ -98,10 +99,6 @@ struct Input {
     }
 }
 
-/// Records whether a check looked at the end of data whose end is not known yet.
-final class EndProbe {
-    var touched = false
-}
 
 /// One detection rule, declared by the family that owns the check: where the evidence starts,
 /// the check itself and every type it can answer.
