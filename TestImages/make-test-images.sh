@@ -94,6 +94,7 @@ FAMILIES=(jpeg png gif tiff bmp ico icns jpeg2000 jxl jxr webp heif psd tga pict
           ktx astc pvr x11 pcx qoi fits dicom svg wbmp sun dpx cineon flif bpg farbfeld xcf ora miff mng
           macpaint djvu ps raw video audio archive document text data)
 FAMILIES+=(longtail appleraw lookalike regress)   # long-tail formats, Apple-only RAW ids, neighbours, regressions
+FAMILIES+=(realworld)   # formats and edge cases met in real-world files (Xfig, WPG, NIfTI, PGF, ANI, TIM, sixel, DIB, traps)
 rm -rf .src "$LOG"
 if ((${#ONLY[@]})); then
   for o in "${ONLY[@]}"; do
@@ -150,6 +151,56 @@ S=.src
     '<rect x="2" y="2" width="28" height="28" fill="#c33"/><circle cx="16" cy="16" r="8" fill="navy"/></svg>' >$S/vector.svg
   printf '%s\n' '%!PS-Adobe-3.0' '%%BoundingBox: 0 0 32 32' 'newpath 2 2 moveto 30 2 lineto 16 30 lineto closepath' \
     '0.8 0.2 0.2 setrgbcolor fill' 'newpath 16 12 6 0 360 arc 0 0 0.5 setrgbcolor fill' 'showpage' >$S/vector.ps
+  # sources for the realworld family: a 16x16 PPM, and a command-line front end to libpgf (Debian's
+  # libpgf-dev ships the encoder library but no program): pgfenc IN.ppm OUT rgb|gray|indexed|rgba
+  convert $S/rose16.png $S/rose16.ppm
+  cat >$S/pgfenc.cpp <<'EOF'
+#include <libpgf/PGFimage.h>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+#include <vector>
+int main(int argc, char **argv) {
+  if (argc != 4) { fprintf(stderr, "usage: pgfenc IN.ppm OUT rgb|gray|indexed|rgba\n"); return 2; }
+  FILE *f = fopen(argv[1], "rb"); int w, h, maxv;
+  if (!f || fscanf(f, "P6 %d %d %d", &w, &h, &maxv) != 3 || maxv != 255) { fprintf(stderr, "need P6, maxval 255\n"); return 1; }
+  fgetc(f);
+  std::vector<UINT8> rgb(w * h * 3);
+  if (fread(rgb.data(), 1, rgb.size(), f) != rgb.size()) return 1;
+  fclose(f);
+  const char *m = argv[3];
+  PGFHeader hd; hd.width = w; hd.height = h; hd.quality = 0; hd.nLevels = 0;  // lossless, levels chosen by libpgf
+  std::vector<UINT8> buf; int pitch; int map3[3] = {2, 1, 0}; int map4[4] = {2, 1, 0, 3}; int *map = nullptr;
+  RGBQUAD clut[256];
+  if (!strcmp(m, "rgb")) { hd.bpp = 24; hd.channels = 3; hd.mode = ImageModeRGBColor; buf = rgb; pitch = w * 3; map = map3; }
+  else if (!strcmp(m, "rgba")) {  // alpha: horizontal ramp
+    hd.bpp = 32; hd.channels = 4; hd.mode = ImageModeRGBA; pitch = w * 4; map = map4; buf.resize(w * h * 4);
+    for (int i = 0; i < w * h; i++) { memcpy(&buf[i * 4], &rgb[i * 3], 3); buf[i * 4 + 3] = (UINT8)(255 - (i % w) * 4); }
+  } else if (!strcmp(m, "gray") || !strcmp(m, "indexed")) {  // indexed: 3-3-2 palette of 256 entries
+    bool idx = m[0] == 'i';
+    hd.bpp = 8; hd.channels = 1; hd.mode = idx ? ImageModeIndexedColor : ImageModeGrayScale; pitch = w; buf.resize(w * h);
+    for (int i = 0; i < w * h; i++)
+      buf[i] = idx ? (UINT8)((rgb[i * 3] & 0xE0) | ((rgb[i * 3 + 1] >> 3) & 0x1C) | (rgb[i * 3 + 2] >> 6))
+                   : (UINT8)((rgb[i * 3] * 77 + rgb[i * 3 + 1] * 150 + rgb[i * 3 + 2] * 29) >> 8);
+    for (int c = 0; c < 256; c++) { clut[c].rgbRed = c & 0xE0; clut[c].rgbGreen = (c & 0x1C) << 3; clut[c].rgbBlue = (c & 3) << 6; clut[c].rgbReserved = 0; }
+  } else { fprintf(stderr, "unknown mode %s\n", m); return 2; }
+  hd.usedBitsPerChannel = 0;
+  try {
+    CPGFImage pgf;
+    pgf.SetHeader(hd);
+    if (hd.mode == ImageModeIndexedColor) pgf.SetColorTable(0, 256, clut);
+    pgf.ImportBitmap(pitch, buf.data(), hd.bpp, map);
+    int fd = open(argv[2], O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    if (fd < 0) { perror(argv[2]); return 1; }
+    CPGFFileStream stream(fd);
+    pgf.Write(&stream);
+    close(fd);
+  } catch (IOException &e) { fprintf(stderr, "libpgf error %d\n", (int)e.error); return 1; }
+  return 0;
+}
+EOF
+  g++ -O1 -o $S/pgfenc $S/pgfenc.cpp $(pkg-config --cflags --libs libpgf)
 } >>"$LOG" 2>&1
 set -e
 
@@ -697,6 +748,7 @@ make lookalike/icc-srgb-lcms       com.apple.colorsync-profile no -- "${PE[@]}" 
 make lookalike/icc-lab-lcms        com.apple.colorsync-profile no -- "${PE[@]}" icc @OUT@ LAB
 make lookalike/font-ttf-fonttools  public.truetype-ttf-font no -- "${PE[@]}" font @OUT@ ttf
 make lookalike/font-otf-fonttools  public.opentype-font no -- "${PE[@]}" font @OUT@ otf
+make lookalike/font-ttc-fonttools  public.truetype-collection-font no -- "${PE[@]}" font @OUT@ ttc
 make lookalike/font-woff-fonttools org.w3.woff no -- "${PE[@]}" font @OUT@ woff
 make lookalike/font-woff2-fonttools org.w3.woff2 no -- "${PE[@]}" font @OUT@ woff2
 make lookalike/ole2-xls-xlwt       public.data no -- "${PE[@]}" xls @OUT@
@@ -731,6 +783,72 @@ synth regress/tga-truecolor-unused-colormap com.truevision.tga-image no 'real Im
 make regress/tga-truncated-imagemagick com.truevision.tga-image no -- bash -c "head -c 1500 $S/rose.tga > @OUT@"
 make regress/gif-noise-2frames-noloop com.compuserve.gif yes -- bash -c "convert -delay 20 $S/noise1.png $S/noise2.png GIF:$S/noise.gif && gifsicle --no-loopcount $S/noise.gif > @OUT@"
 make regress/gif-ends-on-trailer   com.compuserve.gif no -- convert $S/rose.png GIF:@OUT@
+
+# ================================================================ Real-world findings: new formats and edge cases seen in packaged files
+# New formats.  WPG, ANI, TIM and Musepack SV7 have no writer here (ImageMagick/GraphicsMagick only read
+# WPG and TIM, libwpg only converts from WPG), so those are synthetic; PGF comes from libpgf through .src/pgfenc.
+make realworld/xfig-pstoedit        org.xfig.fig no -- pstoedit -q -f fig $S/vector.ps @OUT@
+synth realworld/wpg1-bitmap-rle     com.corel.wordperfect-graphics no 'WPG 1.0: FF "WPC", data at 16, product 1, type 0x16, v1.0, key 0; Start WPG (0x0F), colour map (0x0E, 16 RGB), bitmap type 1 (0x0B, 16x16 4 bpp, WPG RLE), End WPG (0x10) (reads in ImageMagick and libwpg)' -- "${SY[@]}" wpg @OUT@ v1-bitmap
+synth realworld/wpg1-vector         com.corel.wordperfect-graphics no 'WPG 1.0 vector only: Start WPG, fill and line attributes (0x01, 0x02), rectangle (0x07), line (0x05), End WPG (wpg2svg draws them)' -- "${SY[@]}" wpg @OUT@ v1-vector
+synth realworld/wpg2-bitmap         com.corel.wordperfect-graphics no 'WPG 2.0: data at 0x1A (bytes 16-25 03 00 00 00 + file size + 00 00); class/type records Start WPG (0x01), bitmap object (0x1B), palette (0x0C), bitmap data (0x0E, 16x16 8 bpp raw), End (0x02) (reads in ImageMagick and libwpg)' -- "${SY[@]}" wpg @OUT@ v2-bitmap
+make realworld/nifti1-nibabel       gov.nih.nifti-image no -- "${PE[@]}" nifti @OUT.nii@ 1
+make realworld/nifti2-nibabel       gov.nih.nifti-image no -- "${PE[@]}" nifti @OUT.nii@ 2
+make realworld/nifti1-be-nibabel    gov.nih.nifti-image no -- "${PE[@]}" nifti @OUT.nii@ 1 be
+make realworld/pgf-rgb-libpgf       org.libpgf.pgf no -- $S/pgfenc $S/rose.ppm @OUT@ rgb
+make realworld/pgf-indexed-libpgf   org.libpgf.pgf no -- $S/pgfenc $S/rose.ppm @OUT@ indexed
+make realworld/pgf-rgba-libpgf      org.libpgf.pgf no -- $S/pgfenc $S/rose.ppm @OUT@ rgba
+synth realworld/ani-2frames         com.microsoft.ani yes 'RIFF ACON: anih (36 bytes, 2 frames, 2 steps, rate 10, flags AF_ICON), LIST fram with two icon chunks holding real ImageMagick ICOs (reads in gdk-pixbuf)' -- bash -c "convert $S/f1.png ICO:$S/ani1.ico && convert $S/f2.png ICO:$S/ani2.ico && python3 synthesize.py ani @OUT@ plain $S/ani1.ico $S/ani2.ico"
+synth realworld/ani-info-rate-seq   com.microsoft.ani yes 'RIFF ACON starting with LIST INFO (INAM, IART) before anih (flags AF_ICON|AF_SEQUENCE, 3 steps), rate and seq chunks, LIST fram with two real ImageMagick ICOs turned into cursors (type 2, hotspot 0,0)' -- bash -c "convert $S/f3.png ICO:$S/ani3.ico && convert $S/f4.png ICO:$S/ani4.ico && python3 synthesize.py ani @OUT@ info-rate-seq $S/ani3.ico $S/ani4.ico"
+synth realworld/tim-4bit-clut       com.sony.psx-tim no 'PlayStation TIM: magic 0x10, flags 8 (4 bpp + CLUT), CLUT block 16x1 at (960,21), pixel block 8x32 (32x32 px) at (640,96); 8 + blocks = file size (reads in ImageMagick as TIM:)' -- "${SY[@]}" tim @OUT@ 4bit $S/rose.ppm
+synth realworld/tim-16bit           com.sony.psx-tim no 'PlayStation TIM: magic 0x10, flags 2 (16-bit direct, no CLUT), one pixel block 16x16 of 15-bit BGR (reads in ImageMagick as TIM:)' -- "${SY[@]}" tim @OUT@ 16bit $S/rose16.ppm
+make realworld/sixel-imagemagick    com.dec.sixel no -- convert $S/rose16.png SIXEL:@OUT@
+make realworld/sixel-img2sixel      com.dec.sixel no -- img2sixel -o @OUT@ $S/rose16.png
+make realworld/sixel-img2sixel-8bit com.dec.sixel no -- img2sixel -8 -o @OUT@ $S/rose16.png
+make realworld/dib-24bit-imagemagick com.microsoft.bmp no -- convert $S/rose.png DIB:@OUT@
+make realworld/dib-8bit-imagemagick com.microsoft.bmp no -- convert $S/rose.png -type Palette -compress None DIB:@OUT@
+# ImageMagick 6.9.11 writes a palette DIB with BI_RLE8 by default and then cannot read it back ("unable to
+# runlength decode image"); Pillow's DibImageFile reads it.
+make realworld/dib-8bit-rle8-imagemagick com.microsoft.bmp no -- convert $S/rose.png -type Palette DIB:@OUT@
+# Edge cases of known formats
+make realworld/ppm-comment-after-magic net.sourceforge.netpbm.ppm no -- bash -c "convert $S/rose.png PPM:- | LC_ALL=C sed '1s/\$/#comment straight after the magic number/' > @OUT@"
+make realworld/ppm-comments-printable-raster net.sourceforge.netpbm.ppm no -- bash -c "ppmmake rgb:78/78/20 10 10 | LC_ALL=C sed -e '1s/\$/#foo/' -e '2s/\$/#foo/' > @OUT@"
+make realworld/miff-capital-id      org.imagemagick.miff no -- bash -c "{ printf I; gm convert $S/rose.png MIFF:- | tail -c +2; } > @OUT@"
+make realworld/psd-reserved-spaces  com.adobe.photoshop-image no -- bash -c "convert $S/rose.png PSD:$S/rs.psd && { head -c 6 $S/rs.psd; printf '      '; tail -c +13 $S/rs.psd; } > @OUT@"
+synth realworld/psd-57-channels     com.adobe.photoshop-image no 'real ImageMagick PSD (8x8 RGB, -compress None) with the header channel count raised to 57 and 54 raw alpha planes appended to the merged image data (Pillow reads it; ImageMagick stops at 56 channels)' -- bash -c "convert $S/rose.png -resize 8x8 -compress None PSD:$S/p8.psd && python3 synthesize.py psd-channels @OUT@ $S/p8.psd 57"
+make realworld/dicom-tiff-preamble  org.nema.dicom no -- "${PE[@]}" dicom @OUT@ tiff-past-eof
+# Not images (and one PostScript)
+synth realworld/canon-dr4-recipe    public.data no 'Canon DPP 4 recipe: IIII 04 00 04 00, 32-byte header, 8 directory entries (Rotation, WorkColorSpace, PictureStyle ...) and values, layout from ExifTool CanonVRD.pm (exiftool reads it)' -- "${SY[@]}" dr4 @OUT@
+make realworld/iiii-zeros           public.data no -- bash -c "{ printf IIII; head -c 200 /dev/zero; } > @OUT@"
+text realworld/fits-header-text public.plain-text 'FITS header cards as newline-separated lines of varying length (not 80-byte cards), like astropy hst_sip.hdr' <<'EOF'
+SIMPLE  =                    T /
+BITPIX  =                  -32 / Bits per pixel
+NAXIS   =                    2 / Number of axes
+NAXIS1  =                   32 / Axis length
+NAXIS2  =                   32 / Axis length
+CTYPE1  = 'RA---TAN-SIP'       / TAN projection with SIP distortion
+CTYPE2  = 'DEC--TAN-SIP'       / TAN projection with SIP distortion
+CRPIX1  =                 16.0 / Reference pixel
+CRPIX2  =                 16.0 / Reference pixel
+A_ORDER =                    2 / SIP polynomial order, axis 1
+B_ORDER =                    2 / SIP polynomial order, axis 2
+END
+EOF
+make realworld/fits-header-textfile-astropy public.plain-text no -- "${PE[@]}" fitstext @OUT@
+synth realworld/id3-then-musepack   public.data no 'ID3v2.3 tag written by id3v2 (id3lib) in front of a Musepack SV7 stream header ("MP+" 07, 2 frames, 44.1 kHz) + placeholder frames (no SV7 encoder here; ffprobe reports musepack7)' -- bash -c "python3 synthesize.py musepack-sv7 @OUT@ && id3v2 -2 --song ImageSniff --artist 'ImageSniff test' @OUT@"
+make realworld/id3-only             public.data no -- "${PE[@]}" id3 @OUT@
+text realworld/postscript-bang-space com.adobe.postscript 'PostScript starting "%! " (percent, bang, space), as ghostscript lib/viewjpeg.ps; gs renders it' <<'EOF'
+%! bang-space.ps: "%!" then a space and a title, as ghostscript's lib/viewjpeg.ps begins
+% a 32x32 point page with a red triangle and a blue disc
+<< /PageSize [32 32] >> setpagedevice
+newpath 2 2 moveto 30 2 lineto 16 30 lineto closepath
+0.8 0.2 0.2 setrgbcolor fill
+newpath 16 12 6 0 360 arc 0 0 0.5 setrgbcolor fill
+showpage
+EOF
+make realworld/text-cp1252          public.plain-text no -- "${PE[@]}" textenc @OUT@ cp1252
+make realworld/text-macroman        public.plain-text no -- "${PE[@]}" textenc @OUT@ mac_roman
+make realworld/text-utf32le-bom     public.plain-text no -- "${PE[@]}" textenc @OUT@ utf-32-le
+make realworld/hdf4-not-image       public.data no -- "${PE[@]}" hdf4 @OUT@
 
 # ================================================================ done
 rm -rf .src

@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
 """Thin command-line front ends to real encoders that are only reachable from
 Python (PyPI packages): Pillow, pillow-heif, imagecodecs, pidng, pydicom,
-OpenEXR, astc-encoder-py.  Called from make-test-images.sh:
+OpenEXR, astc-encoder-py, nibabel, mutagen, pyhdf, astropy.  Called from make-test-images.sh:
 
   pyencode.py pil SRC OUT FORMAT [mode=M] [key=value ...]   Pillow Image.save
   pyencode.py pilall OUT FORMAT SRC... [key=value ...]        Pillow save_all (first SRC + append_images)
   pyencode.py ic CODEC SRC OUT [mode=M] [key=value ...]       imagecodecs.<CODEC>_encode(pixels)
   pyencode.py heif SRC OUT [key=value ...]                     pillow-heif (libheif + x265)
   pyencode.py dng OUT                                          pidng DNGWriter, 16x16 Bayer 12-bit
-  pyencode.py dicom OUT                                        pydicom, 16x16 MONOCHROME2 Secondary Capture
+  pyencode.py dicom OUT [zeros|tiff-past-eof]                  pydicom, 16x16 MONOCHROME2 Secondary Capture
   pyencode.py exr OUT [compression]                            OpenEXR python bindings, 16x16 half RGB
   pyencode.py astc SRC OUT BX BY                               astc-encoder-py, raw 128-bit blocks only
   pyencode.py uhdr SRC OUT [key=value ...]                     imagecodecs.ultrahdr_encode (libultrahdr)
   pyencode.py heifmini SRC OUT                                 libheif (pillow-heif's copy) mini/mif3 writer via ctypes
   pyencode.py icc OUT [sRGB|LAB|XYZ]                           LittleCMS profile via Pillow ImageCms
-  pyencode.py font OUT ttf|otf|woff|woff2                      fontTools FontBuilder, one glyph
+  pyencode.py font OUT ttf|otf|woff|woff2|ttc                  fontTools FontBuilder, one glyph
   pyencode.py xls OUT                                          xlwt Excel 97 workbook (OLE2)
+  pyencode.py nifti OUT 1|2 [be]                               nibabel NIfTI-1 / NIfTI-2 single file (.nii), 4x4x2 uint8
+  pyencode.py id3 OUT                                          mutagen ID3v2.4 tag alone (no audio)
+  pyencode.py hdf4 OUT                                         pyhdf (HDF4 library) SD file with one float32 4x4 dataset
+  pyencode.py fitstext OUT                                     astropy Header.totextfile: FITS cards as text lines
+  pyencode.py textenc OUT ENCODING                             a short English sentence with curly quotes and an en dash
 
 Values of key=value are parsed as Python literals when possible (quality=80,
 optimize=True, sizes=[(16,16)]), else kept as strings.
@@ -127,7 +132,11 @@ def cmd_dng(out):
         os.replace(out + '.dng', out)
 
 
-def cmd_dicom(out):
+def cmd_dicom(out, preamble='zeros'):
+    """preamble=zeros: 128 zero bytes.  preamble=tiff-past-eof: the preamble starts with a
+    little-endian TIFF header whose IFD0 offset (0x000805E8) points past the end of the
+    file, as in pydicom's own test files (MR_small.dcm); the rest of the preamble is zero."""
+    import struct
     import numpy as np
     from pydicom.dataset import Dataset, FileMetaDataset
     from pydicom.uid import ExplicitVRLittleEndian, SecondaryCaptureImageStorage
@@ -138,7 +147,12 @@ def cmd_dicom(out):
     meta.ImplementationClassUID = '1.2.826.0.1.3680043.8.498.2'
     ds = Dataset()
     ds.file_meta = meta
-    ds.preamble = b'\0' * 128
+    if preamble == 'zeros':
+        ds.preamble = b'\0' * 128
+    elif preamble == 'tiff-past-eof':
+        ds.preamble = (b'II*\0' + struct.pack('<I', 0x000805E8)).ljust(128, b'\0')
+    else:
+        raise SystemExit('unknown preamble ' + preamble)
     ds.SOPClassUID = SecondaryCaptureImageStorage
     ds.SOPInstanceUID = meta.MediaStorageSOPInstanceUID
     ds.StudyInstanceUID = '1.2.826.0.1.3680043.8.498.3'
@@ -249,10 +263,25 @@ def cmd_icc(out, kind='sRGB'):
 
 def cmd_font(out, flavor):
     """A one-glyph font built with fontTools FontBuilder: flavor ttf (glyf outlines),
-    otf (CFF outlines, 'OTTO'), woff or woff2 (ttf wrapped).  Neighbour, not an image."""
+    otf (CFF outlines, 'OTTO'), woff or woff2 (ttf wrapped), or ttc (a TrueType collection of
+    two such fonts, written by fontTools' TTCollection).  Neighbour, not an image."""
     from fontTools.fontBuilder import FontBuilder
     from fontTools.pens.ttGlyphPen import TTGlyphPen
     from fontTools.pens.t2CharStringPen import T2CharStringPen
+    if flavor == 'ttc':
+        import io
+        from fontTools.ttLib import TTFont
+        from fontTools.ttLib.ttCollection import TTCollection
+        fonts = []
+        for _ in range(2):
+            buf = io.BytesIO()
+            cmd_font(buf, 'ttf')
+            buf.seek(0)
+            fonts.append(TTFont(buf))
+        collection = TTCollection()
+        collection.fonts = fonts
+        collection.save(out)
+        return
     cff = flavor == 'otf'
     fb = FontBuilder(1000, isTTF=not cff)
     fb.setupGlyphOrder(['.notdef', 'A'])
@@ -288,11 +317,83 @@ def cmd_xls(out):
     wb.save(out)
 
 
+def cmd_nifti(out, version, order='le'):
+    """NIfTI single file written by nibabel: 4x4x2 uint8 ramp, identity affine.  version 1
+    (348-byte header, "n+1" at 344) or 2 (540-byte header, "n+2" at 4); order be writes a
+    big-endian NIfTI-1 header (nibabel Nifti1Header(endianness='>')).  nibabel wants a .nii
+    name, so call it with @OUT.nii@."""
+    import numpy as np
+    import nibabel as nib
+    data = np.arange(32, dtype=np.uint8).reshape(4, 4, 2)
+    cls = {'1': (nib.Nifti1Image, nib.Nifti1Header), '2': (nib.Nifti2Image, nib.Nifti2Header)}[version]
+    hdr = cls[1](endianness='>' if order == 'be' else '<')
+    hdr.set_data_dtype(np.uint8)
+    nib.save(cls[0](data, np.eye(4), header=hdr), out)
+
+
+def cmd_id3(out):
+    """An ID3v2.4 tag (TIT2, TPE1) written by mutagen into an empty file: a tag with its
+    padding and no audio frame after it (not an MP3)."""
+    from mutagen.id3 import ID3, TIT2, TPE1
+    open(out, 'wb').close()
+    tag = ID3()
+    tag.add(TIT2(encoding=3, text='ImageSniff'))
+    tag.add(TPE1(encoding=3, text='no audio follows'))
+    tag.save(out, v2_version=4)
+
+
+def cmd_hdf4(out):
+    """HDF4 scientific data set file written by the HDF4 library through pyhdf: one float32
+    4x4 dataset with an attribute.  A container that starts 0E 03 13 01, not an image."""
+    import numpy as np
+    from pyhdf.SD import SD, SDC
+    sd = SD(out, SDC.WRITE | SDC.CREATE | SDC.TRUNC)
+    ds = sd.create('temperature', SDC.FLOAT32, (4, 4))
+    ds[:] = np.arange(16, dtype=np.float32).reshape(4, 4)
+    ds.units = 'K'
+    ds.endaccess()
+    sd.end()
+
+
+def cmd_fitstext(out):
+    """FITS header cards as a text file (astropy Header.totextfile): each 80-column card is
+    followed by a newline, so BITPIX starts at offset 81 and there is no 2880-byte block
+    (like astropy's own irac_sip.hdr).  Text, not a FITS file."""
+    from astropy.io import fits
+    h = fits.Header()
+    h['SIMPLE'] = (True, 'conforms to FITS standard')
+    h['BITPIX'] = (-32, 'bits per pixel')
+    h['NAXIS'] = (2, 'number of axes')
+    h['NAXIS1'] = (32, 'axis length')
+    h['NAXIS2'] = (32, 'axis length')
+    h['CTYPE1'] = ('RA---TAN-SIP', 'TAN projection with SIP distortion')
+    h['CTYPE2'] = ('DEC--TAN-SIP', 'TAN projection with SIP distortion')
+    h['A_ORDER'] = 2
+    h['B_ORDER'] = 2
+    h.totextfile(out, endcard=True, overwrite=True)
+
+
+TEXT_SAMPLE = ('The label on the box said \u201cphoto\u201d \u2013 but the file\u2019s bytes are '
+               'only prose.\nA caf\u00e9 menu, 2 \u2013 4 pages, was scanned elsewhere.\n')
+
+
+def cmd_textenc(out, encoding):
+    """TEXT_SAMPLE (curly quotes, en dash, e-acute) encoded by Python's codec: cp1252 (93 94
+    96 92 E9), mac_roman (D2 D3 D0 D5 8E) or utf-32-le (written with a BOM FF FE 00 00)."""
+    text = TEXT_SAMPLE
+    if encoding.lower().replace('_', '-') in ('utf-32-le', 'utf-32-be', 'utf-16-le', 'utf-16-be'):
+        text = '\ufeff' + text
+    with open(out, 'wb') as f:
+        f.write(text.encode(encoding))
+
+
 def main(argv):
     cmd, *args = argv[1:]
     {'pil': cmd_pil, 'pilall': cmd_pilall, 'ic': cmd_ic, 'heif': cmd_heif, 'dng': cmd_dng,
      'dicom': cmd_dicom, 'exr': cmd_exr, 'astc': cmd_astc,
-     'uhdr': cmd_uhdr, 'heifmini': cmd_heifmini, 'icc': cmd_icc, 'font': cmd_font, 'xls': cmd_xls}[cmd](*args)
+     'uhdr': cmd_uhdr, 'heifmini': cmd_heifmini, 'icc': cmd_icc, 'font': cmd_font, 'xls': cmd_xls,
+     'nifti': cmd_nifti, 'id3': cmd_id3, 'hdf4': cmd_hdf4, 'fitstext': cmd_fitstext,
+     'textenc': cmd_textenc}[cmd](*args)
 
 
 if __name__ == '__main__':

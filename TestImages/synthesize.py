@@ -1403,6 +1403,251 @@ def mpf_types(out, mpo, *types):
     raise SystemExit('no MPEntry')
 
 
+# ----------------------------------------------------------------------------
+# formats and edge cases found in the real-world corpus (ImageSniff "realworld" family)
+# ----------------------------------------------------------------------------
+def _read_ppm(path):
+    """Binary PPM (P6, maxval 255, no comments) as written by ImageMagick or netpbm:
+    returns (width, height, RGB bytes)."""
+    d = read(path)
+    parts = d.split(maxsplit=4)
+    assert parts[0] == b'P6' and parts[3] == b'255', parts[:4]
+    w, h = int(parts[1]), int(parts[2])
+    return w, h, d[len(d) - w * h * 3:]
+
+
+def _wp_len(n):
+    """WordPerfect variable-length integer (WPG 1 record length, WPG 2 extension and
+    length): one byte if < 0xFF, else FF + LE u16 if < 0x8000, else FF + LE u16
+    (0x8000 | high 15 bits) + LE u16 (low 16 bits)."""
+    if n < 0xFF:
+        return bytes((n,))
+    if n < 0x8000:
+        return b'\xff' + struct.pack('<H', n)
+    return b'\xff' + struct.pack('<HH', 0x8000 | (n >> 16), n & 0xFFFF)
+
+
+def _wpg1_rle(row):
+    """WPG 1 bitmap RLE: 0x80|n followed by one byte = that byte n times (n 1..127);
+    n (1..127) followed by n bytes = literal bytes."""
+    out = bytearray()
+    i = 0
+    while i < len(row):
+        j = i
+        while j < len(row) and j - i < 127 and row[j] == row[i]:
+            j += 1
+        if j - i >= 3:
+            out += bytes((0x80 | (j - i), row[i]))
+            i = j
+            continue
+        j = i
+        while j < len(row) and j - i < 127 and not (j + 2 < len(row) and row[j] == row[j + 1] == row[j + 2]):
+            j += 1
+        out += bytes((j - i,)) + row[i:j]
+        i = j
+    return bytes(out)
+
+
+# 16-colour palette (the EGA colours) used by the WPG and TIM writers
+EGA16 = [(0, 0, 0), (0, 0, 170), (0, 170, 0), (0, 170, 170), (170, 0, 0), (170, 0, 170), (170, 85, 0),
+         (170, 170, 170), (85, 85, 85), (85, 85, 255), (85, 255, 85), (85, 255, 255), (255, 85, 85),
+         (255, 85, 255), (255, 255, 85), (255, 255, 255)]
+
+
+def wpg(out, variant):
+    """WordPerfect Graphics (WPG), no encoder here (ImageMagick and GraphicsMagick only read
+    it, libwpg only converts from it).  16-byte header: FF 'WPC', LE u32 offset of the first
+    record, product type 1 (WordPerfect), file type 0x16 (graphics), major version, minor
+    version 0, encryption key 0, reserved 0.
+    v1-bitmap / v1-vector (WPG 1.0, records start at 16): records are type byte +
+      variable-length size (see _wp_len) + data.  Start WPG (0x0F: version 1, flags 0,
+      width and height in 1/1200 inch), then either a colour map (0x0E: first index 0,
+      16 entries, RGB) and a bitmap type 1 (0x0B: 16x16, 4 bpp, 75 dpi, rows in WPG RLE),
+      or fill attributes (0x01), line attributes (0x02), a rectangle (0x07) and a line
+      (0x05); then End WPG (0x10, size 0).
+    v2-bitmap (WPG 2.0, records start at 0x1A): bytes 16-25 as in the WPG 2 files of
+      GraphicsMagick's test suite (03 00 00 00, LE u32 file size, 00 00).  Records are
+      class byte + type byte + variable-length extension + variable-length size + data:
+      Start WPG (type 0x01: units 1200/1200, 16-bit precision, viewport and bounding box
+      0,0,16,16), bitmap object (0x1B: characterization flags 0x20 = has object id, id
+      0x21, then x1 y1 x2 y2, 75 dpi), colour palette (0x0C: 16 RGBA entries), bitmap data
+      (0x0E: 16x16, colour format 4 = 8 bpp, compression 0, raw rows), End WPG (0x02).
+      (8 bpp because libwpg wants (width/2 + 1) * height bytes for a raw 4-bpp raster and
+      skips a smaller one.)  Checked with libwpg's wpg2raw and ImageMagick."""
+    w = h = 16
+    pix = [((x // 4) + (y // 4) * 4 + (1 if (x + y) % 8 == 0 else 0)) & 15 for y in range(h) for x in range(w)]
+    rows = [bytes((pix[y * w + x] << 4) | pix[y * w + x + 1] for x in range(0, w, 2)) for y in range(h)]
+    if variant.startswith('v1'):
+        def rec(t, data):
+            return bytes((t,)) + _wp_len(len(data)) + data
+        body = rec(0x0F, struct.pack('<BBHH', 1, 0, 256, 256))
+        if variant == 'v1-bitmap':
+            body += rec(0x0E, struct.pack('<HH', 0, 16) + b''.join(bytes(c) for c in EGA16))
+            body += rec(0x0B, struct.pack('<HHHHH', w, h, 4, 75, 75) + b''.join(_wpg1_rle(r) for r in rows))
+        elif variant == 'v1-vector':
+            body += rec(0x01, struct.pack('<BB', 1, 12))            # fill: solid, colour 12
+            body += rec(0x02, struct.pack('<BBH', 1, 1, 12))        # line: solid, colour 1, width 12
+            body += rec(0x07, struct.pack('<hhhh', 24, 24, 160, 96))
+            body += rec(0x05, struct.pack('<hhhh', 24, 232, 232, 140))
+        else:
+            raise SystemExit('unknown WPG variant ' + variant)
+        body += rec(0x10, b'')
+        write(out, b'\xffWPC' + struct.pack('<IBBBBHH', 16, 1, 0x16, 1, 0, 0, 0) + body)
+        return
+    assert variant == 'v2-bitmap', variant
+
+    def rec2(cls, t, data, ext=0):
+        return bytes((cls, t)) + _wp_len(ext) + _wp_len(len(data)) + data
+    body = rec2(4, 0x01, struct.pack('<HHB4h4hH', 1200, 1200, 0, 0, 0, w, h, 0, 0, w, h, 0), ext=4)
+    body += rec2(4, 0x1B, struct.pack('<HH4hHH', 0x20, 0x21, 0, 0, w, h, 75, 75), ext=2)
+    body += rec2(4, 0x0C, struct.pack('<HH', 0, 16) + b''.join(bytes(c) + b'\0' for c in EGA16))
+    body += rec2(4, 0x0E, struct.pack('<HHBB', w, h, 4, 0) + bytes(pix))
+    body += rec2(4, 0x02, b'')
+    size = 26 + len(body)
+    hdr = b'\xffWPC' + struct.pack('<IBBBBHH', 0x1A, 1, 0x16, 2, 0, 0, 0) + struct.pack('<IIH', 3, size, 0)
+    write(out, hdr + body)
+
+
+def _ico_to_cur(d):
+    d = bytearray(d)
+    reserved, typ, count = struct.unpack_from('<HHH', d, 0)
+    assert reserved == 0 and typ == 1
+    struct.pack_into('<H', d, 2, 2)
+    for i in range(count):
+        struct.pack_into('<HH', d, 6 + 16 * i + 4, 0, 0)
+    return bytes(d)
+
+
+def _riff_chunk(cid, data):
+    return cid + struct.pack('<I', len(data)) + data + (b'\0' if len(data) % 2 else b'')
+
+
+def ani(out, variant, *icons):
+    """Windows animated cursor (RIFF 'ACON'), no encoder here.  'anih' chunk (36 bytes:
+    cbSize 36, nFrames, nSteps, cx 0, cy 0, bitCount 0, planes 0, jifRate 10 (1/60 s),
+    flags), then LIST 'fram' holding one 'icon' chunk per frame; each frame is a real
+    ImageMagick ICO given on the command line.
+    plain: anih first (flags 1 = AF_ICON), nSteps = nFrames.
+    info-rate-seq: LIST 'INFO' (INAM, IART) before anih, frames turned into cursors (ICONDIR
+    type 2, hotspot 0,0), flags 3 (AF_ICON | AF_SEQUENCE), 'rate' and 'seq ' chunks
+    describing 3 steps 0 1 0.  (gdk-pixbuf's loader wants anih before INAM/IART and rejects this
+    order, which real files use; with the INFO list moved after anih it reads the rest.)"""
+    frames = [read(p) for p in icons]
+    n = len(frames)
+    chunks = b''
+    if variant == 'plain':
+        steps, flags, extra = n, 1, b''
+    elif variant == 'info-rate-seq':
+        frames = [_ico_to_cur(f) for f in frames]
+        seq = [0, 1, 0]
+        steps, flags = len(seq), 3
+        info = b'INFO' + _riff_chunk(b'INAM', b'ImageSniff test cursor\0') + _riff_chunk(b'IART', b'ImageSniff\0')
+        chunks += _riff_chunk(b'LIST', info)
+        extra = _riff_chunk(b'rate', b''.join(struct.pack('<I', r) for r in (10, 20, 10))) + \
+            _riff_chunk(b'seq ', b''.join(struct.pack('<I', s) for s in seq))
+    else:
+        raise SystemExit('unknown ANI variant ' + variant)
+    chunks += _riff_chunk(b'anih', struct.pack('<9I', 36, n, steps, 0, 0, 0, 0, 10, flags)) + extra
+    chunks += _riff_chunk(b'LIST', b'fram' + b''.join(_riff_chunk(b'icon', f) for f in frames))
+    write(out, b'RIFF' + struct.pack('<I', 4 + len(chunks)) + b'ACON' + chunks)
+
+
+def tim(out, kind, ppm):
+    """Sony PlayStation TIM, no encoder here (ImageMagick only reads it).  LE u32 magic 0x10,
+    LE u32 flags (bits 0-2 pixel mode: 0 = 4 bpp, 1 = 8 bpp, 2 = 16 bpp direct; bit 3 = CLUT
+    present), then the blocks; each block is LE u32 length (12 + data), u16 x, u16 y (frame
+    buffer position), u16 w, u16 h, data.  The file is 8 + block lengths bytes long.
+    4bit: flags 8, CLUT block at (960, 21), 16x1 entries of 15-bit colour (the 16 EGA colours),
+      pixel block at (640, 96) with w in 16-bit units (32 px / 4 = 8), h 32, two pixels per
+      byte (low nibble first): the PPM's pixels mapped to the nearest EGA colour.
+    16bit: flags 2, no CLUT, one pixel block, each pixel LE u16 R5 | G5 << 5 | B5 << 10
+      (bit 15 STP clear)."""
+    w, h, rgb = _read_ppm(ppm)
+    px = [rgb[i:i + 3] for i in range(0, len(rgb), 3)]
+
+    def c15(r, g, b):
+        return (r >> 3) | ((g >> 3) << 5) | ((b >> 3) << 10)
+    if kind == '4bit':
+        assert w % 4 == 0
+        clut = b''.join(struct.pack('<H', c15(*c)) for c in EGA16)
+        clut_blk = struct.pack('<IHHHH', 12 + len(clut), 960, 21, 16, 1) + clut
+
+        def nearest(p):
+            return min(range(16), key=lambda i: sum((a - b) ** 2 for a, b in zip(p, EGA16[i])))
+        idx = [nearest(p) for p in px]
+        data = bytes(idx[i] | (idx[i + 1] << 4) for i in range(0, len(idx), 2))
+        pix_blk = struct.pack('<IHHHH', 12 + len(data), 640, 96, w // 4, h) + data
+        write(out, struct.pack('<II', 0x10, 8) + clut_blk + pix_blk)
+    elif kind == '16bit':
+        data = b''.join(struct.pack('<H', c15(*p)) for p in px)
+        pix_blk = struct.pack('<IHHHH', 12 + len(data), 640, 0, w, h) + data
+        write(out, struct.pack('<II', 0x10, 2) + pix_blk)
+    else:
+        raise SystemExit('unknown TIM kind ' + kind)
+
+
+def psd_channels(out, src, n):
+    """Raise the channel count of a real ImageMagick PSD (written with -compress None, so the
+    merged image data at the end of the file is compression 0 + one raw plane per channel)
+    to N by appending N - channels extra alpha planes (a horizontal ramp) and patching the
+    header's channel count (u16 at 12).  The layer section keeps its own channel list, so
+    the file stays consistent: 8BPS v1, RGB, N channels as in kimageformats' 53alphas.psd
+    (57 channels, above the 56 of the specification)."""
+    d = bytearray(read(src))
+    assert d[:6] == b'8BPS\0\x01'
+    ch, hgt, wid, depth, mode = struct.unpack_from('>HIIHH', d, 12)
+    assert depth == 8
+    plane = hgt * wid
+    start = len(d) - 2 - ch * plane
+    assert struct.unpack_from('>H', d, start)[0] == 0, 'merged image data is not raw'
+    n = int(n)
+    struct.pack_into('>H', d, 12, n)
+    extra = bytes((x * 255 // max(wid - 1, 1) + k * 4) & 255 for k in range(n - ch) for y in range(hgt) for x in range(wid))
+    write(out, bytes(d) + extra)
+
+
+def dr4(out):
+    """Canon Digital Photo Professional 4 recipe (.dr4), not an image: layout from ExifTool's
+    CanonVRD.pm (ProcessDR4).  32-byte header of LE u32: 'IIII', 0x00040004, 6, camera
+    model id 0x80000218 (EOS 5D Mark II), 3, 4, 5, entry count; LE u32 at 32 = bytes after
+    36; then 28-byte entries (tag id, format code, three flag words, offset from the start
+    of the file, length) and the values (int32u, int32s, double, string)."""
+    entries = [  # (tag, format, value bytes)
+        (0x10002, 9, struct.pack('<i', 0)),             # Rotation
+        (0x10101, 1, struct.pack('<I', 0)),             # CheckMark
+        (0x10200, 1, struct.pack('<I', 1)),             # WorkColorSpace sRGB
+        (0x20001, 13, struct.pack('<d', 0.0)),          # RawBrightnessAdj
+        (0x20101, 9, struct.pack('<i', 0)),             # WhiteBalanceAdj Auto
+        (0x20102, 1, struct.pack('<I', 5200)),          # WBAdjColorTemp
+        (0x20301, 1, struct.pack('<I', 0x81)),          # PictureStyle Standard
+        (0x10021, 2, b'ImageSniff\0\0'),                # CustomPictureStyle
+    ]
+    n = len(entries)
+    data_at = 36 + 28 * n
+    dirs = b''
+    data = b''
+    for tag, fmt, val in entries:
+        dirs += struct.pack('<7I', tag, fmt, 1, 1, 1, data_at + len(data), len(val))
+        data += val
+    data += b'\0' * 8   # trailing padding (ExifTool skips values that end at the last byte)
+    body = dirs + data
+    hdr = b'IIII' + struct.pack('<7I', 0x00040004, 6, 0x80000218, 3, 4, 5, n) + struct.pack('<I', len(body))
+    write(out, hdr + body)
+
+
+def musepack_sv7(out):
+    """Musepack SV7 stream header (no SV7 encoder here; Debian's mpcenc writes SV8 'MPCK'):
+    'MP+' + version byte 0x07, LE u32 frame count 2, LE u32 stream info read MSB first
+    (intensity stereo 0, mid/side 1, max band 28, profile 10, link 0, sample rate 0 =
+    44.1 kHz, max level 0), title gain/peak 0, album gain/peak 0, LE u32 gapless word 0,
+    3 unused bytes, encoder version 115; then 256 pseudo-random bytes (random.Random(7))
+    standing in for the frames."""
+    info = (0 << 31) | (1 << 30) | (28 << 24) | (10 << 20) | (0 << 18) | (0 << 16) | 0
+    hdr = b'MP+\x07' + struct.pack('<IIIII', 2, info, 0, 0, 0) + b'\0\0\0' + bytes((115,))
+    r = random.Random(7)
+    write(out, hdr + bytes(r.getrandbits(8) for _ in range(256)))
+
+
 KINDS = {
     'nef': raw_nef, 'nef-le': raw_nef_le, 'nrw': raw_nrw, 'cr2': raw_cr2, 'crw': raw_crw,
     'orf': raw_orf, 'panasonic': raw_panasonic, 'raf': raw_raf, 'x3f': raw_x3f, 'mrw': raw_mrw,
@@ -1416,6 +1661,7 @@ KINDS = {
     'flic': flic, 'fpx': fpx, 'ole2-other': ole2_other, 'gbr': gimp_gbr, 'pat': gimp_pat, 'gih': gimp_gih,
     'pixar': pixar, 'wal': quake_wal, 'mcidas': mcidas, 'gd': gd, 'gd2': gd2, 'atx': atx,
     'tga-cmap': tga_cmap, 'mpf-thumbnail': mpf_thumbnail, 'mpf-types': mpf_types,
+    'wpg': wpg, 'ani': ani, 'tim': tim, 'psd-channels': psd_channels, 'dr4': dr4, 'musepack-sv7': musepack_sv7,
 }
 
 

@@ -18,11 +18,12 @@ public enum ImageType: UInt8, CaseIterable, Sendable {
     case pillowIM, jbig, jbig2, msp, mtv, otb, nokiaNOL, nokiaNGG, palmBitmap, palmPDB, pgx, utahRLE
     case viff, vips, gimpBrush, gimpPattern, gimpHose, xvThumbnail, pixar, spider, mcidas, gd, gd2
     case flic, gemIMG, degas, mgr, cmuRaster, microDesign, solitaireSIR, garminSRF, vicar, cals, xcursor
+    case xfig, wordPerfectGraphics, nifti, pgf, ani, psxTIM, sixel
     case pdf, postScript, eps, dng, cr2, cr3, crw, nef, nrw, arw, sr2, srf, orf, rw2
     case panasonicRaw, rwl, raf, pef, srw, threeFR, fff, erf, kodakRaw, mrw, mos, iiq, x3f, mef
     case rwz, canonTIFRaw, sonyAXR, olympusOR, olympusSR, leicaRaw, dxoRaw
     case mpeg4, mpeg4Audio, quickTime, threeGPP, mj2, crm, webM, matroska, avi, wave, mp3, aiff
-    case flashVideo, mpeg, zip, gzip, colorSyncProfile, trueTypeFont, openTypeFont, woff, woff2
+    case flashVideo, mpeg, zip, gzip, colorSyncProfile, trueTypeFont, trueTypeCollection, openTypeFont, woff, woff2
     case html, xml, json, plainText
 }
 
@@ -182,6 +183,17 @@ extension ImageType {
         case .vicar: return D("gov.nasa.jpl.vicar", [.image], ext: ["vic", "vicar"], mime: ["image/x-vicar"], "VICAR image")
         case .cals: return D("mil.cals.raster", [.image], ext: ["cals", "cal", "ct1"], mime: ["image/x-cals"], "CALS raster image")
         case .xcursor: return D("org.x.xcursor", [.image], mime: ["image/x-xcursor"], "X cursor")
+        // Found on real files (Debian and PyPI packages) that libmagic or ImageMagick call images.
+        // None has an Apple identifier; these follow the reverse-DNS style of the owners' domains.
+        case .xfig: return D("org.xfig.fig", [.image], ext: ["fig"], mime: ["image/x-xfig"], "Xfig drawing")
+        case .wordPerfectGraphics:
+            return D("com.corel.wordperfect-graphics", [.image], ext: ["wpg"],
+                     mime: ["image/x-wordperfect-graphics", "application/x-wpg"], "WordPerfect graphics")
+        case .nifti: return D("gov.nih.nifti-image", [.image], ext: ["nii"], mime: ["image/x.nifti"], "NIfTI neuroimaging data")
+        case .pgf: return D("org.libpgf.pgf", [.image], ext: ["pgf"], mime: ["image/x-pgf"], "Progressive Graphics File image")
+        case .ani: return D("com.microsoft.ani", [.image], ext: ["ani"], mime: ["application/x-navi-animation"], "Windows animated cursor")
+        case .psxTIM: return D("com.sony.psx-tim", [.image], ext: ["tim"], mime: ["image/x-sony-tim"], "PlayStation TIM image")
+        case .sixel: return D("com.dec.sixel", [.image], ext: ["six", "sixel"], mime: ["image/x-sixel"], "Sixel graphics")
         case .pdf: return D("com.adobe.pdf", [.data, .compositeContent], ext: ["pdf"], mime: ["application/pdf"], "PDF document")
         case .postScript: return D("com.adobe.postscript", [.data], ext: ["ps"], mime: ["application/postscript"], "PostScript document")
         case .eps: return D("com.adobe.encapsulated-postscript", [.postScript], ext: ["eps", "epsf"], mime: ["application/postscript", "image/x-eps"], "Encapsulated PostScript", family: .postScript)
@@ -243,6 +255,7 @@ extension ImageType {
         case .gzip: return D("org.gnu.gnu-zip-archive", [.archive], ext: ["gz", "gzip"], mime: ["application/gzip"], "gzip archive")
         case .colorSyncProfile: return D("com.apple.colorsync-profile", [.data], ext: ["icc", "icm"], mime: ["application/vnd.iccprofile"], "ICC colour profile")
         case .trueTypeFont: return D("public.truetype-ttf-font", [.font], ext: ["ttf"], mime: ["font/ttf"], "TrueType font")
+        case .trueTypeCollection: return D("public.truetype-collection-font", [.font], ext: ["ttc"], mime: ["font/collection"], "TrueType font collection")
         case .openTypeFont: return D("public.opentype-font", [.font], ext: ["otf"], mime: ["font/otf"], "OpenType font")
         case .woff: return D("org.w3.woff", [.font], ext: ["woff"], mime: ["font/woff"], "WOFF font")
         case .woff2: return D("org.w3.woff2", [.font], ext: ["woff2"], mime: ["font/woff2"], "WOFF2 font")

@@ -108,14 +108,14 @@ public enum MagicMapping {
         "image/x-intergraph-rle": nil, "image/x-lss16": nil, "image/x-ms-awd": nil,
         "image/x-ms-icl": nil, "image/x-mvg": nil, "image/x-niff": nil,
         "image/x-os2-graphics": nil,  // OS/2 "BA" bitmap arrays: not com.microsoft.bmp
-        "image/x-os2-ico": nil, "image/x-paintnet": nil, "image/x-pgf": nil,
+        "image/x-os2-ico": nil, "image/x-paintnet": nil, "image/x-pgf": "org.libpgf.pgf",
         "image/x-polar-monitor-bitmap": nil,
         "image/x-quicktime": nil,     // QuickTime image (QTIF)
-        "image/x-sony-tim": nil, "image/x-ulead-imaginfo": nil, "image/x-ulead-pe3": nil,
+        "image/x-sony-tim": "com.sony.psx-tim", "image/x-ulead-imaginfo": nil, "image/x-ulead-pe3": nil,
         "image/x-ulead-pe4": nil, "image/x-ulead-pst": nil, "image/x-ulead-tpl": nil,
         "image/x-unknown": nil,       // ZIF, FGF, PBF: GIF/PNG look-alikes, none of ours
-        "image/x-wordperfect-graphics": nil, "image/x-wpg": nil,
-        "image/x-xfig": nil, "image/x.nifti": nil,
+        "image/x-wordperfect-graphics": "com.corel.wordperfect-graphics", "image/x-wpg": "com.corel.wordperfect-graphics",
+        "image/x-xfig": "org.xfig.fig", "image/x.nifti": "gov.nih.nifti-image",
 
         // Neighbours (FORMATS.md 1.4).
         "video/mp4": "public.mpeg-4",

@@ -27,7 +27,8 @@ struct TestImagesTests {
     @Test func everyCatalogTypeHasATestImage() throws {
         let covered = Set(try Manifest.load().map(\.identifier))
         for type in ImageType.allCases where !type.isAbstract && type != .data && !type.isNamedOnlyByHint {
-            #expect(covered.contains(type.identifier), "no test image for \(type.identifier)")
+            let isCovered = covered.contains(type.identifier)
+            #expect(isCovered, "no test image for \(type.identifier)")
         }
     }
 

@@ -61,8 +61,14 @@ struct ByteView {
 
     /// Whether `s` stands at `offset`, ignoring ASCII case.
     func matchesIgnoringCase(_ s: StaticString, at offset: Int) -> Bool {
-        let n = s.utf8CodeUnitCount
-        guard has(offset, n) else { return false }
+        guard has(offset, s.utf8CodeUnitCount) else { return false }
+        return prefixMatchesIgnoringCase(s, at: offset)
+    }
+
+    /// Whether the bytes that exist of `s`'s length at `offset` match it, ignoring ASCII case.
+    func prefixMatchesIgnoringCase(_ s: StaticString, at offset: Int = 0) -> Bool {
+        guard offset >= 0, offset <= base.count else { return false }
+        let n = min(s.utf8CodeUnitCount, base.count - offset)
         let p = s.utf8Start
         for i in 0..<n {
             var b = base[offset + i]

@@ -12,6 +12,7 @@ enum Bitmaps {
         Rule("SGI", .firstByte([0x01]), produces: [.sgi], check: sgi),
         Rule("X Window Dump", .firstByte([0x00]), produces: [.xwd], check: xwd),
         Rule("X cursor", .firstByte([0x58]), produces: [.xcursor], check: xcursor),
+        Rule("Headerless DIB", .elsewhere, strength: .heuristic, produces: [.bmp], check: headerlessDIB),
     ]
 
     static func bmp(_ input: Input) -> Step {
@@ -31,6 +32,26 @@ enum Bitmaps {
         guard let planes = v.u16le(planesAt) else { return .need(planesAt + 2, fallback: nil) }
         guard planes == 1, pixels >= 14 + dib || pixels == 0 else { return .no }
         return .hit(Hit(.bmp))
+    }
+
+    /// A device-independent bitmap without BMP's file header (`.dib`, the clipboard's format):
+    /// a BITMAPINFOHEADER (40, 108 or 124 bytes) whose fields are in range and whose header,
+    /// masks, palette and pixels add up to the length of the data exactly. There is no magic:
+    /// likely at most.
+    static func headerlessDIB(_ input: Input) -> Step {
+        let v = input.view
+        guard let size = v.u32le(0), size == 40 || size == 108 || size == 124 else { return .no }
+        guard v.count >= 40 else { return .need(40, fallback: nil) }
+        guard let w = v.u32le(4), let h = v.u32le(8), let planes = v.u16le(12), let bits = v.u16le(14),
+              let compression = v.u32le(16), let imageSize = v.u32le(20), let used = v.u32le(32) else { return .no }
+        let width = Int(Int32(bitPattern: w)), height = Int(Int32(bitPattern: h))
+        guard width > 0, width <= 1 << 16, height != 0, abs(height) <= 1 << 16, planes == 1,
+              [1, 4, 8, 16, 24, 32].contains(bits), [0, 1, 2, 3, 6].contains(compression), used <= 256 else { return .no }
+        let masks = size == 40 && compression == 3 ? 12 : size == 40 && compression == 6 ? 16 : 0
+        let colours = used > 0 ? Int(used) : bits <= 8 ? 1 << Int(bits) : 0
+        let stride = (width * Int(bits) + 31) / 32 * 4
+        let pixels = imageSize > 0 && compression != 0 ? Int(imageSize) : stride * abs(height)
+        return Int(size) + masks + 4 * colours + pixels == input.totalLength ? .hit(Hit(.bmp, .likely)) : .no
     }
 
     /// ICO (type 1) and CUR (type 2): a count, then 16-byte entries pointing past the directory.

@@ -55,7 +55,22 @@ enum CameraRaw {
     /// Phase One: an `IIII` or `MMMM` block header at 0.
     static func phaseOne(_ input: Input) -> Step {
         let v = input.view
-        return v.matches("IIII") || v.matches("MMMM") ? .hit(Hit(.iiq)) : .no
+        guard v.matchesAvailablePrefix("IIII") || v.matchesAvailablePrefix("MMMM") else { return .no }
+        guard v.count >= 8 else { return .need(8, fallback: nil) }
+        return phaseOneBlock(v, at: 0) ? .hit(Hit(.iiq)) : .no
+    }
+
+    /// A Phase One block header at `o`: `IIII` or `MMMM`, then the `Raw` tag in the next four
+    /// bytes read in that byte order (`?waR` little-endian, `Raw?` big-endian), or the `01 00 00 00`
+    /// form. `IIII` alone is common (Canon's DPP recipes start `IIII 04 00 04 00`).
+    static func phaseOneBlock(_ v: ByteView, at o: Int) -> Bool {
+        if v.matches("IIII", at: o) {
+            return v.matches("waR", at: o + 5) || v.equals(0x0100_0000, length: 4, at: o + 4)
+        }
+        if v.matches("MMMM", at: o) {
+            return v.matches("Raw", at: o + 4) || v.equals(0x0000_0001, length: 4, at: o + 4)
+        }
+        return false
     }
 
     static func raf(_ input: Input) -> Step {
@@ -84,7 +99,9 @@ enum CameraRaw {
     /// block within the first 32 bytes.
     static func headerMarker(_ v: ByteView, bigEndian: Bool) -> Hit? {
         if !bigEndian, v.matches("CR", at: 8), v.u8(10) == 2 { return Hit(.cr2) }
-        if v.find("IIII", in: 8..<32) != nil || v.find("MMMM", in: 8..<32) != nil { return Hit(.iiq) }
+        for marker: StaticString in ["IIII", "MMMM"] {
+            if let at = v.find(marker, in: 8..<32), phaseOneBlock(v, at: at) { return Hit(.iiq) }
+        }
         return nil
     }
 

@@ -6,6 +6,7 @@ enum Codecs {
         Rule("farbfeld", .firstByte([0x66]), produces: [.farbfeld], check: farbfeld),
         Rule("BPG", .firstByte([0x42]), produces: [.bpg], check: bpg),
         Rule("FLIF", .firstByte([0x46]), produces: [.flif], check: flif),
+        Rule("PGF", .firstByte([0x50]), produces: [.pgf], check: pgf),
     ]
 
     /// `qoif`, width and height, 3 or 4 channels, colour space 0 or 1.
@@ -41,5 +42,20 @@ enum Codecs {
         default:
             return .no
         }
+    }
+
+    /// libpgf's Progressive Graphics File: `PGF`, a version byte whose flags libpgf sets (Version2
+    /// always, never the top bit or bit 0), the header size, then width and height above zero,
+    /// at most 30 levels, a known bit depth, 1 to 8 channels and an image mode up to 20.
+    static func pgf(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("PGF") { return early }
+        guard v.count >= 21 else { return .need(21, fallback: nil) }
+        let version = v.base[3]
+        guard version & 0x02 != 0, version & 0x81 == 0 else { return .no }
+        guard let width = v.u32le(8), let height = v.u32le(12), width > 0, height > 0 else { return .no }
+        let levels = v.base[16], bits = v.base[18], channels = v.base[19], mode = v.base[20]
+        guard levels <= 30, [1, 8, 12, 16, 24, 32, 48, 64].contains(bits), (1...8).contains(channels), mode <= 20 else { return .no }
+        return .hit(Hit(.pgf))
     }
 }

@@ -5,6 +5,7 @@ enum Devices {
     static let rules = [
         Rule("Nokia operator logo, group graphic", .firstByte([0x4E]), produces: [.nokiaNOL, .nokiaNGG], check: nokiaLogo),
         Rule("Garmin vehicle bitmap", .firstByte([0x47]), produces: [.garminSRF], check: garmin),
+        Rule("Sixel (DCS ... q)", .firstByte([0x1B, 0x90]), produces: [.sixel], check: sixel),
         Rule("Palm ImageViewer (vIMGView at 60)", .elsewhere, produces: [.palmPDB], check: palmPDB),
         Rule("Nokia OTA bitmap", .elsewhere, strength: .heuristic, produces: [.otb],
              hintPlausibility: { view, _ in otbHeader(view) != nil }, check: otb),
@@ -70,5 +71,27 @@ enum Devices {
     static func palmBitmap(_ input: Input) -> Step {
         guard input.view.count >= 16 else { return .no }
         return palmBitmapIsPlausible(input.view, totalLength: input.totalLength) ? .hit(Hit(.palmBitmap, .likely)) : .no
+    }
+
+    /// Sixel graphics, as a terminal receives them: the DCS introducer (`ESC P` or the 8-bit
+    /// `90`), up to three numeric parameters separated by `;`, the final `q`, then sixel data
+    /// (raster attributes `"`, a colour `#`, a repeat `!`, or a sixel character).
+    static func sixel(_ input: Input) -> Step {
+        let v = input.view
+        var o: Int
+        if v.base[0] == 0x90 {
+            o = 1
+        } else {
+            guard let p = v.u8(1) else { return .need(2, fallback: nil) }
+            guard p == UInt8(ascii: "P") else { return .no }
+            o = 2
+        }
+        let start = o
+        while let b = v.u8(o), ByteView.isDigit(b) || b == UInt8(ascii: ";"), o - start < 16 { o += 1 }
+        guard let final = v.u8(o) else { return input.hasMore ? .need(o + 2, fallback: nil) : .no }
+        guard final == UInt8(ascii: "q") else { return .no }
+        guard let data = v.u8(o + 1) else { return .need(o + 2, fallback: nil) }
+        let sixelData = data == UInt8(ascii: "\"") || data == UInt8(ascii: "#") || data == UInt8(ascii: "!") || (0x3F...0x7E).contains(data)
+        return sixelData ? .hit(Hit(.sixel)) : .no
     }
 }

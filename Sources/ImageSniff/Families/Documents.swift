@@ -28,11 +28,17 @@ enum Documents {
             if v.find("EPSF-", in: 11..<lineEnd) != nil { return .hit(Hit(.eps)) }
             return .hit(Hit(.postScript))
         }
-        // `%!` or `%!PS` with nothing else on the line.
+        // `%!` or `%!PS` with nothing else on the line; or `%!`, a space and a title, with a
+        // comment on the next line (`%! viewjpeg.ps   Copyright ...` then `%`).
         var o = v.matches("%!PS") ? 4 : 2
+        let titled = o == 2 && (v.u8(2) == 0x20 || v.u8(2) == 0x09)
         while o < lineEnd, v.base[o] == 0x20 || v.base[o] == 0x09 { o += 1 }
-        guard o == lineEnd else { return .no }
-        return .hit(Hit(.postScript, .likely))
+        if o == lineEnd { return .hit(Hit(.postScript, .likely)) }
+        guard titled else { return .no }
+        var next = lineEnd
+        while let b = v.u8(next), b == 0x0A || b == 0x0D { next += 1 }
+        guard let first = v.u8(next) else { return input.hasMore ? .need(next + 1, fallback: nil) : .no }
+        return first == UInt8(ascii: "%") ? .hit(Hit(.postScript, .likely)) : .no
     }
 
     /// DOS EPS binary header: `C5 D0 D3 C6`, then offsets to the PostScript section.

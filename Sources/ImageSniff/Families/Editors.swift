@@ -6,7 +6,7 @@ enum Editors {
     static let rules = [
         Rule("Photoshop PSD, PSB", .firstByte([0x38]), produces: [.psd, .psb], check: psd),
         Rule("GIMP XCF", .firstByte([0x67]), produces: [.xcf], check: xcf),
-        Rule("ImageMagick MIFF", .firstByte([0x69]), produces: [.miff], check: miff),
+        Rule("ImageMagick MIFF", .firstByte([0x69, 0x49]), produces: [.miff], check: miff),
         Rule("GIMP brush, pattern (GIMP or GPAT at 20)", .elsewhere, produces: [.gimpBrush, .gimpPattern], check: gimpResource),
         Rule("GIMP image hose", .elsewhere, produces: [.gimpHose], check: gimpHose),
         Rule("GIMP brush version 1", .elsewhere, strength: .heuristic, produces: [.gimpBrush], check: gimpBrushVersion1),
@@ -16,9 +16,12 @@ enum Editors {
     static func psd(_ input: Input) -> Step {
         let v = input.view
         guard v.matchesAvailablePrefix("8BPS") else { return .no }
-        guard v.count >= 14 else { return .need(14, fallback: nil) }
-        guard v.matches("8BPS"), let version = v.u16be(4), let channels = v.u16be(12) else { return .no }
-        guard v.all(6..<12, equal: 0), channels >= 1, channels <= 56 else { return .no }
+        guard v.count >= 26 else { return .need(26, fallback: nil) }
+        guard v.matches("8BPS"), let version = v.u16be(4), let channels = v.u16be(12),
+              let depth = v.u16be(22), let mode = v.u16be(24) else { return .no }
+        // The reserved bytes are not checked (readers ignore them, and files with spaces there
+        // exist); 57 channels is Photoshop's real limit, one above the specification's.
+        guard channels >= 1, channels <= 57, [1, 8, 16, 32].contains(depth), [0, 1, 2, 3, 4, 7, 8, 9].contains(mode) else { return .no }
         switch version {
         case 1: return .hit(Hit(.psd))
         case 2: return .hit(Hit(.psb))
@@ -35,8 +38,13 @@ enum Editors {
         return v.base[9] == UInt8(ascii: "v") && v.base[13] == 0 ? .hit(Hit(.xcf)) : .no
     }
 
+    /// `id=ImageMagick`, in any case (ImageMagick compares it so; GraphicsMagick writes `Id=`),
+    /// then white space.
     static func miff(_ input: Input) -> Step {
-        input.view.signature("id=ImageMagick") ?? .hit(Hit(.miff))
+        let v = input.view
+        guard v.prefixMatchesIgnoringCase("id=ImageMagick") else { return .no }
+        guard let next = v.u8(14) else { return .need(15, fallback: nil) }
+        return ByteView.isSpace(next) ? .hit(Hit(.miff)) : .no
     }
 
     /// A GIMP brush (version 2: `GIMP` at 20) or pattern (`GPAT` at 20): a big-endian header

@@ -32,14 +32,25 @@ enum Media {
 
 
 
-    /// An ID3v2 tag: MP3 (the overwhelmingly common payload behind one).
+    /// An ID3v2 tag, then an MPEG audio frame: MP3. A tag also stands in front of Musepack, APE,
+    /// FLAC or AAC, or alone: what follows it decides. When that lies past the read cap, MP3 is
+    /// the likely answer (the overwhelmingly common payload behind a large tag).
     static func id3(_ input: Input) -> Step {
         let v = input.view
         guard v.matchesAvailablePrefix("ID3") else { return .no }
         guard v.count >= 10 else { return .need(10, fallback: nil) }
-        guard let major = v.u8(3), major >= 2, major <= 4, v.u8(4) != 0xFF else { return .no }
-        for i in 6..<10 where v.base[i] & 0x80 != 0 { return .no }  // sync-safe size
-        return .hit(Hit(.mp3))
+        guard let major = v.u8(3), major >= 2, major <= 4, v.u8(4) != 0xFF, let flags = v.u8(5) else { return .no }
+        var size = 0
+        for i in 6..<10 {
+            guard v.base[i] & 0x80 == 0 else { return .no }  // sync-safe size
+            size = size << 7 | Int(v.base[i])
+        }
+        var o = 10 + size + (flags & 0x10 != 0 ? 10 : 0)
+        // Some writers pad past the tag's own size with zeros.
+        let padding = o + 4096
+        while o < padding, let b = v.u8(o), b == 0 { o += 1 }
+        guard v.has(o, 4) else { return .need(o + 4, fallback: input.hasMore ? Hit(.mp3, .likely) : nil) }
+        return frameLength(v, at: o) != nil ? .hit(Hit(.mp3)) : .no
     }
 
     /// MPEG audio frames (MPEG-1/2/2.5, layer III or II) without a tag: two consecutive frame
@@ -114,7 +125,8 @@ enum Media {
             guard let size = v.u32be(4), let rates = v.u8(7) else { return .need(8, fallback: nil) }
             let width = size >> 20, height = (size >> 8) & 0xFFF
             let aspect = rates >> 4, frameRate = rates & 0x0F
-            return width > 0 && height > 0 && (1...4).contains(aspect) && (1...8).contains(frameRate) ? .hit(Hit(.mpeg)) : .no
+            // Aspect codes 1-14 (MPEG-1's pel aspect ratios; MPEG-2 uses 1-4), frame rates 1-8.
+            return width > 0 && height > 0 && (1...14).contains(aspect) && (1...8).contains(frameRate) ? .hit(Hit(.mpeg)) : .no
         default:
             return .no
         }

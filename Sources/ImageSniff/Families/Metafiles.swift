@@ -1,10 +1,34 @@
-// Windows metafiles: WMF (placeable, with Aldus's header and its checksum, or plain) and EMF.
+// Metafiles and drawings: WMF (placeable, with Aldus's header and its checksum, or plain), EMF,
+// WordPerfect graphics and Xfig drawings.
 
 enum Metafiles {
     static let rules = [
         Rule("Placeable WMF", .firstByte([0xD7]), produces: [.wmf], check: placeableWMF),
         Rule("WMF, EMF", .firstByte([0x01, 0x02]), produces: [.wmf, .emf], check: plain),
+        Rule("WordPerfect graphics", .firstByte([0xFF]), produces: [.wordPerfectGraphics], check: wordPerfectGraphics),
+        Rule("Xfig", .firstByte([0x23]), produces: [.xfig], check: xfig),
     ]
+
+    /// WordPerfect's `FF 57 50 43` header (shared by all its file types), then the data offset,
+    /// product 1 (WordPerfect), file type 0x16 (graphics), major version 1 or 2, and no
+    /// encryption key.
+    static func wordPerfectGraphics(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature(0xFF57_5043, length: 4) { return early }
+        guard v.count >= 16 else { return .need(16, fallback: nil) }
+        guard let offset = v.u32le(4), offset >= 16, v.base[8] == 1, v.base[9] == 0x16,
+              v.base[10] == 1 || v.base[10] == 2, v.u16le(12) == 0 else { return .no }
+        return .hit(Hit(.wordPerfectGraphics))
+    }
+
+    /// `#FIG `, a version `d.d`, then the end of the line or a space.
+    static func xfig(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("#FIG ") { return early }
+        guard v.count >= 9 else { return .need(9, fallback: nil) }
+        guard ByteView.isDigit(v.base[5]), v.base[6] == UInt8(ascii: "."), ByteView.isDigit(v.base[7]) else { return .no }
+        return ByteView.isSpace(v.base[8]) ? .hit(Hit(.xfig)) : .no
+    }
 
     /// `D7 CD C6 9A`, a zero handle, the bounding box, and a checksum: the XOR of the ten words
     /// before it.

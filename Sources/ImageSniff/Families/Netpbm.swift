@@ -21,7 +21,8 @@ enum Netpbm {
         default: return .no
         }
         guard let sep = v.u8(2) else { return .need(3, fallback: nil) }
-        guard ByteView.isSpace(sep) else { return .no }
+        // White space or a comment (netpbm reads `P6#comment` as `P6` and a comment).
+        guard ByteView.isSpace(sep) || sep == UInt8(ascii: "#") else { return .no }
         // Width, height (and maxval or scale), separated by white space and `#` comments.
         var o = 2
         var parsed = 0

@@ -1,8 +1,9 @@
-// RIFF: WebP (lossy, lossless, extended; animated by the VP8X flag), and WAVE and AVI as neighbours.
+// RIFF: WebP (lossy, lossless, extended; animated by the VP8X flag), Windows animated cursors
+// (ACON), and WAVE and AVI as neighbours.
 
 enum RIFF {
     static let rules = [
-        Rule("RIFF (WebP, WAVE, AVI)", .firstByte([0x52]), produces: [.webP, .wave, .avi], check: detect),
+        Rule("RIFF (WebP, ANI, WAVE, AVI)", .firstByte([0x52]), produces: [.webP, .ani, .wave, .avi], check: detect),
     ]
 
     static func detect(_ input: Input) -> Step {
@@ -22,8 +23,26 @@ enum RIFF {
                 return ByteView.isFourCCByte(UInt8(chunk >> 24)) ? .hit(Hit(.webP, .likely)) : .no
             }
         }
+        if v.matches("ACON", at: 8) { return animatedCursor(v) }
         if v.matches("WAVE", at: 8) { return .hit(Hit(.wave)) }
         if v.matches("AVI ", at: 8) || v.matches("AVIX", at: 8) { return .hit(Hit(.avi)) }
         return .no
+    }
+
+    /// An animated cursor: `ACON`, then chunks. Its `anih` header (36 bytes) gives the frame
+    /// count when it is among the first chunks in view.
+    private static func animatedCursor(_ v: ByteView) -> Step {
+        var o = 12
+        for _ in 0..<8 {
+            guard let id = v.u32be(o), let size = v.u32le(o + 4) else { break }
+            if id == fourCC("anih") {
+                guard size >= 36, let frames = v.u32le(o + 12) else { break }
+                return .hit(Hit(.ani, animated: frames > 1))
+            }
+            guard ByteView.isFourCCByte(UInt8(id >> 24)) else { return .no }
+            o += 8 + Int(size) + Int(size & 1)
+        }
+        // An animated cursor cycles through its frames: animated unless its header says one.
+        return .hit(Hit(.ani, animated: true))
     }
 }

@@ -4,20 +4,39 @@
 enum Resources {
     static let rules = [
         Rule("TrueType font", .firstByte([0x00, 0x74]), produces: [.trueTypeFont], check: trueType),
+        Rule("TrueType collection", .firstByte([0x74]), produces: [.trueTypeCollection], check: trueTypeCollection),
         Rule("OpenType font", .firstByte([0x4F]), produces: [.openTypeFont], check: openType),
         Rule("WOFF, WOFF2", .firstByte([0x77]), produces: [.woff, .woff2], check: woff),
         Rule("ICC profile (acsp at 36)", .elsewhere, produces: [.colorSyncProfile], check: iccProfile),
     ]
 
-    /// `00 01 00 00` (or `true`), then a table count and the binary-search fields derived from it.
+    /// `00 01 00 00` (or `true`), a table count, and the first table record's tag: four
+    /// letters, digits, spaces or `/` (`OS/2`, `cmap`, `glyf`). The binary-search fields after the
+    /// count are not checked: font tools write them wrong often enough.
     static func trueType(_ input: Input) -> Step {
         let v = input.view
         guard v.matchesAvailablePrefix("\0\u{01}\0\0") || v.matchesAvailablePrefix("true") else { return .no }
-        guard let tables = v.u16be(4), let searchRange = v.u16be(6) else { return .need(12, fallback: nil) }
+        guard v.count >= 16, let tables = v.u16be(4) else { return .need(16, fallback: nil) }
         guard tables >= 1, tables <= 256 else { return .no }
-        var power = 1
-        while power * 2 <= Int(tables) { power *= 2 }
-        return Int(searchRange) == power * 16 ? .hit(Hit(.trueTypeFont)) : .no
+        return isTableTag(v, at: 12) ? .hit(Hit(.trueTypeFont)) : .no
+    }
+
+    /// `ttcf`, version 1.0 or 2.0, a font count, and the first font's offset past the header.
+    static func trueTypeCollection(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("ttcf") { return early }
+        guard let version = v.u32be(4), let fonts = v.u32be(8), let first = v.u32be(12) else { return .need(16, fallback: nil) }
+        guard version == 0x0001_0000 || version == 0x0002_0000, fonts >= 1, fonts <= 4096, first >= 12 + 4 * fonts else { return .no }
+        return .hit(Hit(.trueTypeCollection))
+    }
+
+    private static func isTableTag(_ v: ByteView, at o: Int) -> Bool {
+        for i in 0..<4 {
+            guard let b = v.u8(o + i) else { return false }
+            let ok = (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == 0x20 || b == 0x2F
+            if !ok { return false }
+        }
+        return true
     }
 
     static func openType(_ input: Input) -> Step {

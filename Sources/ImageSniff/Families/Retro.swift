@@ -11,6 +11,7 @@ enum Retro {
         Rule("CMU window manager raster", .firstByte([0xF1]), produces: [.cmuRaster], check: cmuRaster),
         Rule("MicroDesign", .firstByte([0x2E]), produces: [.microDesign], check: microDesign),
         Rule("Solitaire image recorder", .firstByte([0x4F]), produces: [.solitaireSIR], check: solitaire),
+        Rule("PlayStation TIM", .firstByte([0x10]), produces: [.psxTIM], check: psxTIM),
         Rule("FLIC (AF11/AF12 at 4)", .elsewhere, produces: [.flic], check: flic),
         Rule("Atari DEGAS", .elsewhere, strength: .heuristic, produces: [.degas], check: degas),
         Rule("GEM IMG", .elsewhere, strength: .heuristic, produces: [.gemIMG], check: gem),
@@ -139,5 +140,27 @@ enum Retro {
         if headerWords > 9 && !v.matches("XIMG", at: 16) { return .no }
         guard v.count > Int(headerWords) * 2 else { return .no }  // scan lines follow the header
         return .hit(Hit(.gemIMG, .likely))
+    }
+
+    /// PlayStation TIM: `10 00 00 00`, flags (the pixel mode in bits 0-2, up to 4; bit 3 when a
+    /// colour table follows; nothing else), then the colour table block if any and the pixel
+    /// block, each a length that agrees with its width and height (12 + 2·w·h bytes), and the
+    /// data no shorter than the blocks. Eight bytes of magic are few: likely at most.
+    static func psxTIM(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature(0x1000_0000, length: 4) { return early }
+        guard let flags = v.u32le(4) else { return .need(8, fallback: nil) }
+        let mode = flags & 7
+        guard flags & ~0xF == 0, mode <= 4 else { return .no }
+        let indexed = mode <= 1
+        guard indexed == (flags & 8 != 0) || mode == 4 else { return .no }
+        var o = 8
+        for _ in 0..<(flags & 8 != 0 ? 2 : 1) {
+            guard v.has(o, 12) else { return .need(o + 12, fallback: nil) }
+            guard let length = v.u32le(o), let w = v.u16le(o + 8), let h = v.u16le(o + 10), w > 0, h > 0,
+                  Int(length) == 12 + 2 * Int(w) * Int(h) else { return .no }
+            o += Int(length)
+        }
+        return o <= input.totalLength ? .hit(Hit(.psxTIM, .likely)) : .no
     }
 }

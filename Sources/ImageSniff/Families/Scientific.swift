@@ -7,15 +7,44 @@ enum Scientific {
         Rule("VICAR", .firstByte([0x4C]), produces: [.vicar], check: vicar),
         Rule("McIDAS AREA", .firstByte([0x00]), produces: [.mcidas], check: mcidas),
         Rule("DICOM (DICM at 128)", .elsewhere, produces: [.dicom], check: dicom),
+        Rule("NIfTI (header size 348 or 540)", .firstByte([0x5C, 0x1C, 0x00]), produces: [.nifti], check: nifti),
         Rule("SPIDER", .elsewhere, strength: .heuristic, produces: [.spider], check: spider),
     ]
 
-    /// FITS: the first 80-character card is `SIMPLE  =` with the logical value `T` in column 30.
+    /// FITS: fixed 80-character cards, the first `SIMPLE  =` with the logical value in column
+    /// 30, the second `BITPIX  =` (a header dumped as lines of text is text). `T` says the file
+    /// conforms; `F` (a FITS-like file that does not) is FITS at most likely.
     static func fits(_ input: Input) -> Step {
         let v = input.view
         if let early = v.signature("SIMPLE  =") { return early }
-        guard let value = v.u8(29) else { return .need(80, fallback: nil) }
-        return value == UInt8(ascii: "T") ? .hit(Hit(.fits)) : .no
+        guard let value = v.u8(29) else { return .need(30, fallback: nil) }
+        guard value == UInt8(ascii: "T") || value == UInt8(ascii: "F") else { return .no }
+        guard v.count >= 89 else { return .need(89, fallback: nil) }
+        guard v.matches("BITPIX  =", at: 80) else { return .no }
+        return .hit(Hit(.fits, value == UInt8(ascii: "T") ? .conclusive : .likely))
+    }
+
+    /// NIfTI-1 (`sizeof_hdr` 348 in either byte order, `n+1` or `ni1` at 344) or NIfTI-2 (540,
+    /// `n+2` or `ni2` and `\r\n\x1A\n` at 4), with a dimension count of 1 to 7.
+    static func nifti(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 4 else { return .need(4, fallback: nil) }
+        let size = v.u32le(0) ?? 0
+        let bigEndian = size != 348 && size != 540
+        switch bigEndian ? v.u32be(0) ?? 0 : size {
+        case 540:
+            guard v.count >= 24 else { return .need(24, fallback: nil) }
+            guard v.matches("n+2\0", at: 4) || v.matches("ni2\0", at: 4), v.equals(0x0D0A_1A0A, length: 4, at: 8) else { return .no }
+            let dims = v.u64(16, bigEndian: bigEndian)
+            return (1...7).contains(dims ?? 0) ? .hit(Hit(.nifti)) : .no
+        case 348:
+            guard v.count >= 348 else { return .need(348, fallback: nil) }
+            guard v.matches("n+1\0", at: 344) || v.matches("ni1\0", at: 344) else { return .no }
+            let dims = bigEndian ? v.u16be(40) : v.u16le(40)
+            return (1...7).contains(dims ?? 0) ? .hit(Hit(.nifti)) : .no
+        default:
+            return .no
+        }
     }
 
     /// DICOM: a 128-byte preamble, then `DICM`.

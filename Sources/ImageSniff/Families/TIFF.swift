@@ -30,6 +30,10 @@ enum TIFF {
         guard ifd0 >= 8 else { return .no }
         // The header markers lie within the first 32 bytes: see them all before deciding.
         if v.count < 32 && input.hasMore { return .need(32, fallback: Hit(.tiff, .family)) }
+        // DICOM's 128-byte preamble may hold a TIFF header (PS3.10). When `DICM` follows it and
+        // IFD0 lies past the end of the data, the TIFF is only the preamble: not this format.
+        if v.count < 132 && input.hasMore { return .need(132, fallback: Hit(.tiff, .family)) }
+        if v.matches("DICM", at: 128) && Int(ifd0) >= input.totalLength { return .no }
         if let marked = CameraRaw.headerMarker(v, bigEndian: big) { return .hit(marked) }
         var walk = IFDWalk(view: v, bigEndian: big)
         return CameraRaw.classify(&walk, ifd0: Int(ifd0))

@@ -41,13 +41,13 @@ enum Text {
     // MARK: Generic text
 
     /// Whether the bytes look like text: no NUL and no control characters other than the
-    /// usual white space, form feed, backspace and escape; valid UTF-8, or else Latin-1 without
-    /// the C1 controls (0x80–0x9F).
+    /// usual white space, form feed, backspace and escape; valid UTF-8, or else a single-byte
+    /// code page (Latin-1, Windows-1252 with its quotes and dashes at 0x80–0x9F, Mac Roman) with
+    /// few bytes above 0x7F.
     static func isText(_ v: ByteView, upTo limit: Int, dataEndsAtView: Bool) -> Bool {
         let n = min(v.count, limit)
         let dataEndsHere = dataEndsAtView && n == v.count
         var utf8 = true
-        var latin1 = true
         var high = 0
         var i = 0
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
@@ -76,7 +76,6 @@ enum Text {
                 i += 1
                 continue
             }
-            if b < 0xA0 { latin1 = false }
             high += 1
             if utf8 {
                 let length: Int
@@ -99,11 +98,11 @@ enum Text {
                     if utf8 { i += length; continue }
                 }
             }
-            if !utf8 && !latin1 { return false }
             i += 1
         }
-        // Latin-1 text is mostly ASCII with the odd accented letter; more high bytes is binary.
-        return utf8 || (latin1 && high * 8 <= n)
+        // Code-page text is mostly ASCII with the odd accented letter or curly quote; more high
+        // bytes than that is binary.
+        return utf8 || high * 8 <= n
     }
 
     /// Whether the code units after a UTF-16 byte order mark look like text: at least two, no
@@ -134,6 +133,25 @@ enum Text {
         return units >= 4
     }
 
+    /// Whether the code points after a UTF-32 byte order mark look like text: at least four, none
+    /// NUL, a control other than white space, a surrogate or past U+10FFFF.
+    static func isUTF32Text(_ v: ByteView, upTo limit: Int, bigEndian: Bool) -> Bool {
+        let n = min(v.count, limit)
+        var units = 0
+        var i = 4
+        while i + 3 < n {
+            guard let u = bigEndian ? v.u32be(i) : v.u32le(i) else { break }
+            switch u {
+            case 0x09, 0x0A, 0x0C, 0x0D: break
+            case 0x00..<0x20, 0x7F, 0xD800...0xDFFF, 0x110000...: return false
+            default: break
+            }
+            units += 1
+            i += 4
+        }
+        return units >= 4
+    }
+
     /// Classifies text: SVG, HTML and XML by their first element, JSON by its shape, XBM/XPM by
     /// their C text, otherwise plain text.
     static func classify(_ input: Input) -> Step {
@@ -142,11 +160,13 @@ enum Text {
         var utf16 = false
         if v.equals(0xEFBB_BF, length: 3) { start = 3 }
         if v.equals(0xFFFE, length: 2) || v.equals(0xFEFF, length: 2) { utf16 = true }
+        let utf32: Bool? = v.equals(0xFFFE_0000, length: 4) ? false : v.equals(0x0000_FEFF, length: 4) ? true : nil
         // Text is judged on its first 2 KiB (or the whole, when shorter): no sooner, so that a
         // prefix never says "text" of data that turns binary within the window.
         // (The length is read only when it matters: a stream's text is judged without its end.)
         let window = v.count >= Budget.textWindow ? Budget.textWindow : min(input.totalLength, Budget.textWindow)
         if v.count < window && input.hasMore { return .need(window, fallback: nil) }
+        if let bigEndian = utf32 { return isUTF32Text(v, upTo: window, bigEndian: bigEndian) ? .hit(Hit(.plainText, .likely)) : .no }
         if utf16 { return isUTF16Text(v, upTo: window, bigEndian: v.base[0] == 0xFE) ? .hit(Hit(.plainText, .likely)) : .no }
         guard isText(v, upTo: window, dataEndsAtView: v.count <= window && input.isWhole) else { return .no }
         while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
