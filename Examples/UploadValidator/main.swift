@@ -3,10 +3,12 @@
 //     upload-validator photo.upload            # a file
 //     upload-validator - < photo.upload        # standard input (what a web server would pipe)
 //     upload-validator --allow jpg --allow png --allow public.heic photo.upload
+//     upload-validator --max-pixels 50000000 photo.upload   # refuse decompression bombs
 //
 // Prints one line, "accepted: <identifier> (<description>, .<ext>)" or "rejected: <why>", and
 // exits 0 (accepted), 1 (rejected), 2 (could not read) or 64 (usage). The file's name and any
-// declared MIME type are ignored: only the bytes count. Uses the ImageSniff library only (no
+// declared MIME type are ignored: only the bytes count. --max-pixels refuses an image whose header
+// states more pixels (width × height) than the budget, before anything decodes it. Uses the ImageSniff library only (no
 // Foundation).
 
 #if canImport(Glibc)
@@ -29,10 +31,11 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-let usage = "usage: upload-validator [--allow TYPE]... FILE|-"
+let usage = "usage: upload-validator [--allow TYPE]... [--max-pixels N] FILE|-"
 
 // Arguments: --allow TYPE (an identifier, extension or MIME type; repeatable) and one path.
 var allowed: [ImageType] = []
+var maxPixels: Int?
 var path: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -44,6 +47,11 @@ while let argument = arguments.popFirst() {
             fail("upload-validator: --allow needs a known identifier, extension or MIME type\n" + usage, status: 64)
         }
         allowed.append(type)
+    case "--max-pixels":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else {
+            fail("upload-validator: --max-pixels needs a positive number\n" + usage, status: 64)
+        }
+        maxPixels = value
     default:
         guard path == nil else { fail(usage, status: 64) }
         path = argument
@@ -54,8 +62,9 @@ guard let path else { fail(usage, status: 64) }
 /// Reads standard input as an upload arrives, only until the answer is decided
 /// (`IncrementalSniffer`): a PDF is refused after its first bytes, not after all of them. A format
 /// whose answer depends on the end (TGA's footer) is read to the end, up to the read cap.
-func detectStandardInput() -> Detection {
+func inspectStandardInput(readingHeader: Bool) -> Inspection {
     var sniffer = IncrementalSniffer()
+    var head: [UInt8] = []  // what was read, up to the read cap: the header for the properties
     var chunk = [UInt8](repeating: 0, count: 65536)
     while sniffer.wantsMoreData {
         let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
@@ -66,20 +75,33 @@ func detectStandardInput() -> Detection {
             break
         }
         sniffer.append(chunk[..<n])
+        if head.count < Limits.maxPrefix { head += chunk[..<min(n, Limits.maxPrefix - head.count)] }
     }
-    return sniffer.detection ?? Detection(type: .data, confidence: .unknown)
+    // Images need their header for --max-pixels: read on (up to the cap) if it was decided early.
+    if readingHeader && head.count < Limits.maxPrefix && !sniffer.isFinished {
+        while head.count < Limits.maxPrefix {
+            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, min($0.count, Limits.maxPrefix - head.count)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            head += chunk[..<n]
+        }
+    }
+    let detection = sniffer.detection ?? Detection(type: .data, confidence: .unknown)
+    let properties = head.withUnsafeBytes { ImageSniffer.properties(of: detection, $0, length: max(sniffer.bytesSeen, head.count)) }
+    return Inspection(detection: detection, properties: properties)
 }
 
-let detection: Detection
+let inspection: Inspection
 if path == "-" {
-    detection = detectStandardInput()
+    inspection = inspectStandardInput(readingHeader: maxPixels != nil)
 } else {
     do {
-        detection = try ImageSniffer.detect(fileAt: path)
+        inspection = try ImageSniffer.inspect(fileAt: path)
     } catch {
         fail("rejected: cannot read \(path): \(error)", status: 2)
     }
 }
+let detection = inspection.detection
 
 let type = detection.type
 let name = "\(type.identifier) (\(type.localizedDescription))"
@@ -94,5 +116,15 @@ if detection.completeness == .truncated {
 }
 if !allowed.isEmpty && !allowed.contains(where: { type.conforms(to: $0) }) {
     fail("rejected: \(name) is not one of " + allowed.map(\.identifier).joined(separator: ", "), status: 1)
+}
+if let maxPixels {
+    // The header's size, before any decoder allocates for it. No stated size: refused too.
+    let p = inspection.properties
+    guard let pixels = p.pixelCount, let width = p.width, let height = p.height else {
+        fail("rejected: \(name) does not state its size", status: 1)
+    }
+    if pixels > maxPixels {
+        fail("rejected: \(name) is \(width)x\(height), more than \(maxPixels) pixels", status: 1)
+    }
 }
 print("accepted: \(type.identifier) (\(type.localizedDescription), .\(type.preferredFilenameExtension ?? "?"))")

@@ -94,9 +94,20 @@ public final class FileSniffer {
     /// Detects the format of the file at `path`, following symbolic links. Refuses (without
     /// opening it) anything that is not a regular file.
     public func detect(fileAt path: String, hint: String? = nil) throws(FileError) -> Detection {
+        try inspect(fileAt: path, hint: hint, properties: false).detection
+    }
+
+    /// Detects the format of the file at `path` and reads its image's properties from its header
+    /// (see `ImageSniffer.inspect(_:hint:)`): reads more of the file only when a header sits
+    /// deeper, never past `Limits.maxPrefix`.
+    public func inspect(fileAt path: String, hint: String? = nil) throws(FileError) -> Inspection {
+        try inspect(fileAt: path, hint: hint, properties: true)
+    }
+
+    private func inspect(fileAt path: String, hint: String?, properties: Bool) throws(FileError) -> Inspection {
         var bytes = Array(path.utf8CString)
-        return try bytes.withUnsafeMutableBufferPointer { (p) throws(FileError) -> Detection in
-            try detect(path: p.baseAddress!, relativeTo: AT_FDCWD, hint: hint)
+        return try bytes.withUnsafeMutableBufferPointer { (p) throws(FileError) -> Inspection in
+            try inspect(path: p.baseAddress!, relativeTo: AT_FDCWD, hint: hint, followSymlinks: true, properties: properties)
         }
     }
 
@@ -116,6 +127,18 @@ public final class FileSniffer {
     ///   - followSymlinks: when false, a symbolic link is refused rather than followed.
     public func detect(path: UnsafePointer<CChar>, relativeTo directory: Int32, hint: String? = nil,
                        followSymlinks: Bool = true) throws(FileError) -> Detection {
+        try inspect(path: path, relativeTo: directory, hint: hint, followSymlinks: followSymlinks, properties: false).detection
+    }
+
+    /// `detect(path:relativeTo:hint:followSymlinks:)` and the image's properties (see
+    /// `inspect(fileAt:hint:)`).
+    public func inspect(path: UnsafePointer<CChar>, relativeTo directory: Int32, hint: String? = nil,
+                        followSymlinks: Bool = true) throws(FileError) -> Inspection {
+        try inspect(path: path, relativeTo: directory, hint: hint, followSymlinks: followSymlinks, properties: true)
+    }
+
+    private func inspect(path: UnsafePointer<CChar>, relativeTo directory: Int32, hint: String?,
+                         followSymlinks: Bool, properties: Bool) throws(FileError) -> Inspection {
         var before = stat()
         if fstatat(directory, path, &before, followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW) != 0 { throw FileError(errno: errno) }
         guard before.st_mode & S_IFMT == S_IFREG else {
@@ -126,17 +149,22 @@ public final class FileSniffer {
         let fd = openat(directory, path, flags)
         if fd < 0 { throw FileError(errno: errno) }
         defer { close(fd) }
-        return try detect(fileDescriptor: fd, hint: hint, expecting: before)
+        return try inspect(fileDescriptor: fd, hint: hint, expecting: before, properties: properties)
     }
 
     /// Detects the format of an open file descriptor (reads with `pread`, so the file offset is
     /// left alone). The descriptor must be a regular file.
     public func detect(fileDescriptor fd: Int32, hint: String? = nil) throws(FileError) -> Detection {
-        try detect(fileDescriptor: fd, hint: hint, expecting: nil)
+        try inspect(fileDescriptor: fd, hint: hint, expecting: nil, properties: false).detection
+    }
+
+    /// `detect(fileDescriptor:hint:)` and the image's properties.
+    public func inspect(fileDescriptor fd: Int32, hint: String? = nil) throws(FileError) -> Inspection {
+        try inspect(fileDescriptor: fd, hint: hint, expecting: nil, properties: true)
     }
 
     /// `expecting`: the status taken before opening; the open file must be that one.
-    private func detect(fileDescriptor fd: Int32, hint: String?, expecting: stat?) throws(FileError) -> Detection {
+    private func inspect(fileDescriptor fd: Int32, hint: String?, expecting: stat?, properties: Bool) throws(FileError) -> Inspection {
         var st = stat()
         if fstat(fd, &st) != 0 { throw FileError(errno: errno) }
         guard st.st_mode & S_IFMT == S_IFREG else {
@@ -149,13 +177,13 @@ public final class FileSniffer {
         lastBytesRead = 0
         lastReadCount = 0
         let have = try read(fd, count: min(size, Limits.initialRead))
-        return try detectRead(fd, have: have, size: size, hint: hint)
+        return try detectRead(fd, have: have, size: size, hint: hint, properties: properties)
     }
 
     /// Detection once the buffer holds the first `have` bytes of a file of `size` bytes: the
     /// answer for those bytes (`ImageSniffer.judge`), reading more of the start or the last bytes
     /// as it asks.
-    private func detectRead(_ fd: Int32, have firstRead: Int, size: Int, hint: String?) throws(FileError) -> Detection {
+    private func detectRead(_ fd: Int32, have firstRead: Int, size: Int, hint: String?, properties: Bool) throws(FileError) -> Inspection {
         var have = firstRead
         // A file that shrank under us is as long as what we could read.
         var total = have < min(size, Limits.initialRead) ? have : size
@@ -166,14 +194,15 @@ public final class FileSniffer {
             let view = UnsafeRawBufferPointer(rebasing: buffer[..<have])
             switch ImageSniffer.judge(view, length: total, tail: tail, hint: hint) {
             case .decided(let answer):
-                return answer
+                guard properties, answer.type.isImage else { return Inspection(detection: answer, properties: .unknown) }
+                return Inspection(detection: answer, properties: try readProperties(fd, of: answer.type, have: &have, total: &total))
             case .needsMoreData(let n):
                 let want = min(max(n, have * 2), total, Limits.maxPrefix)
                 let got = try read(fd, have: have, count: want)
                 if got < want { total = got }  // shrank while we read
                 have = got
             case .provisional(let answer, _):
-                guard tail == nil else { return answer }
+                guard tail == nil else { return Inspection(detection: answer, properties: .unknown) }
                 let n = min(Limits.tailLength, total)
                 let got = pread(fd, tailBuffer.baseAddress, n, off_t(total - n))
                 lastReadCount += 1
@@ -183,7 +212,26 @@ public final class FileSniffer {
             }
         }
         // Unreachable in practice: every pass either answers or grows what it has seen.
-        return Detection(type: .data, confidence: .unknown, completeness: .truncated)
+        return Inspection(detection: Detection(type: .data, confidence: .unknown, completeness: .truncated), properties: .unknown)
+    }
+
+    /// The properties of `type` from the file's start, reading more of it (up to the cap) as
+    /// the reader asks.
+    private func readProperties(_ fd: Int32, of type: ImageType, have: inout Int, total: inout Int) throws(FileError) -> ImageProperties {
+        for _ in 0..<16 {
+            switch ImageSniffer.readProperties(type, UnsafeRawBufferPointer(rebasing: buffer[..<have]), length: total) {
+            case .done(let p):
+                return p
+            case .need(let n, let partial):
+                let want = min(max(n, have * 2), total, Limits.maxPrefix)
+                guard want > have else { return partial }
+                let got = try read(fd, have: have, count: want)
+                if got < want { total = got }
+                guard got > have else { return partial }
+                have = got
+            }
+        }
+        return .unknown
     }
 
     /// Makes the buffer hold the first `count` bytes of the file, given that it holds the first
@@ -218,5 +266,11 @@ extension ImageSniffer {
     /// FIFOs, sockets or devices.
     public static func detect(fileAt path: String, hint: String? = nil) throws(FileError) -> Detection {
         try FileSniffer().detect(fileAt: path, hint: hint)
+    }
+
+    /// Detects the format of the file at `path` and reads its image's properties from its header
+    /// (see `inspect(_:hint:)`).
+    public static func inspect(fileAt path: String, hint: String? = nil) throws(FileError) -> Inspection {
+        try FileSniffer().inspect(fileAt: path, hint: hint)
     }
 }

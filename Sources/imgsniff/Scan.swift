@@ -15,7 +15,10 @@ struct Scan: ParsableCommand {
         extension (the same, kept for schema 1 readers), isImage, confidence (conclusive, likely, \
         family, hinted, unknown), animated, completeness (complete, truncated), \
         extensionMatches (true, false, or null when the file has no known extension), error \
-        (null, or {code, message}); libmagic with --cross-check. CSV has the same columns.
+        (null, or {code, message}); properties with --properties (null for anything but an \
+        image; width, height, bitDepth, colorModel, hasAlpha, frameCount, orientation, \
+        hasGainMap, hasICCProfile, each null when the header does not state it); libmagic with \
+        --cross-check. CSV has the same columns.
 
         File names that are not valid UTF-8 are printed losslessly: each byte that is not part \
         of valid UTF-8 is written %XX and each '%' as %25; --print0 writes the raw bytes.
@@ -39,6 +42,8 @@ struct Scan: ParsableCommand {
           curl -s https://example.com/x | imgsniff scan -
           imgsniff scan --summary --format json dir
           imgsniff scan --cross-check dir
+          imgsniff scan --properties photos
+          imgsniff scan --min-pixels 100M --format csv uploads    # decompression bombs
         """,
         helpNames: [.long]
     )
@@ -76,6 +81,31 @@ struct Scan: ParsableCommand {
     @Flag(help: "Use each file's extension as the detection hint: it settles what the bytes cannot (TGA, a vendor's TIFF RAW), never overrides them.")
     var hintFromExtension = false
 
+    @Flag(help: "Read each image's header for its properties: width, height, bit depth, colour model, alpha, frames, EXIF orientation, gain map, ICC profile (records gain \"properties\"; the table a SIZE column). Within the same bounded read.")
+    var properties = false
+
+    @Option(name: .customLong("min-pixels"), help: ArgumentHelp(
+        "Only list images whose header states at least N pixels (width × height): 50000000, 100M, 2G. Finds decompression bombs; an image whose size is not stated is not listed.",
+        valueName: "n"))
+    var minPixels: String?
+
+    /// `--min-pixels`, parsed: a count with an optional k, M or G (thousands, millions, billions).
+    var minPixelCount: Int? {
+        guard let minPixels else { return nil }
+        var digits = Substring(minPixels)
+        var scale = 1
+        switch digits.last {
+        case "k", "K": scale = 1_000
+        case "m", "M": scale = 1_000_000
+        case "g", "G": scale = 1_000_000_000
+        default: break
+        }
+        if scale > 1 { digits = digits.dropLast() }
+        guard let n = Int(digits), n >= 0 else { return nil }
+        let (total, overflow) = n.multipliedReportingOverflow(by: scale)
+        return overflow ? nil : total
+    }
+
     @Flag(help: "Also ask libmagic (the engine of file(1)) and compare: records gain \"libmagic\": {mime, description, uti, verdict}; the table's summary counts verdicts. About 50 times slower.")
     var crossCheck = false
 
@@ -97,6 +127,9 @@ struct Scan: ParsableCommand {
         if dashes > 1 { throw ValidationError("'-' (standard input) can be given only once.") }
         if dashes == 1 && traversal.filesFrom == "-" { throw ValidationError("'-' and --files-from - cannot both read standard input.") }
         if [print0, summary, quiet].filter({ $0 }).count > 1 { throw ValidationError("--print0, --summary and --quiet exclude each other.") }
+        if minPixels != nil && minPixelCount == nil {
+            throw ValidationError("--min-pixels \(minPixels!): not a pixel count (a number, optionally with k, M or G: 100M).")
+        }
     }
 
     func run() throws {
@@ -112,6 +145,8 @@ struct Scan: ParsableCommand {
         options.settings.filter.mismatches = mismatches
         options.settings.hintFromExtension = hintFromExtension
         options.settings.crossCheck = crossCheck
+        options.settings.properties = properties
+        options.settings.filter.minPixels = minPixelCount
         let stdoutIsTerminal = FileDescriptor.standardOutput.isTerminal
         options.format = format ?? (stdoutIsTerminal && !print0 ? .table : .ndjson)
         options.summaryOnly = summary

@@ -111,4 +111,17 @@ enum ExampleBinary {
         #expect(r.text == "refused: com.adobe.pdf is not an image\n")
         #expect(!FileManager.default.fileExists(atPath: dest.path))
     }
+
+    @Test func uploadValidatorRefusesDecompressionBombs() throws {
+        let dir = try ScratchTree()
+        let bomb = ScanPropertiesTests.png(width: 100_000, height: 100_000)
+        try dir.file("bomb", bomb)
+        let refused = try ExampleBinary.run("upload-validator", ["--max-pixels", "50000000", dir.root.appendingPathComponent("bomb").path])
+        #expect(refused.status == 1)
+        #expect(refused.text == "rejected: public.png (PNG image) is 100000x100000, more than 50000000 pixels\n")
+        let piped = try ExampleBinary.run("upload-validator", ["--max-pixels", "50000000", "-"], stdin: dir.root.appendingPathComponent("bomb"))
+        #expect(piped.status == 1)
+        let fine = try ExampleBinary.run("upload-validator", ["--max-pixels", "50000000", testImage("png/rgb8").path])
+        #expect(fine.status == 0)
+    }
 }

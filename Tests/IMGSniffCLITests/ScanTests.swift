@@ -237,3 +237,61 @@ struct TypesTests {
         #expect(help.text.contains("Examples"))
     }
 }
+
+@Suite("imgsniff scan --properties and --min-pixels")
+struct ScanPropertiesTests {
+    /// A PNG header stating a size (and nothing after IHDR but IEND).
+    static func png(width: UInt32, height: UInt32) -> [UInt8] {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        for value in [width, height] { bytes += withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        return bytes + [8, 2, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
+    }
+
+    @Test("records carry the header's properties; non-images carry null")
+    func ndjsonProperties() throws {
+        let tree = try ScratchTree()
+        try tree.file("small", Self.png(width: 640, height: 480))
+        try tree.file("notes", Array("plain words\n".utf8))
+        let r = try IMGSniffBinary.run(["scan", "--properties", "--format", "ndjson", "small", "notes"], in: tree.root)
+        #expect(r.status == 0, "\(r.stderr)")
+        let records = byPath(try parseNDJSON(r))
+        let p = try #require(records["small"]?["properties"] as? [String: Any])
+        #expect(p["width"] as? Int == 640 && p["height"] as? Int == 480)
+        #expect(p["bitDepth"] as? Int == 8 && p["colorModel"] as? String == "rgb" && p["hasAlpha"] as? Bool == false)
+        #expect(p.keys.count == 9, "every field present, null when not stated: \(p)")
+        #expect(records["notes"]?["properties"] is NSNull)
+        // Without --properties, no such field.
+        let plain = try IMGSniffBinary.run(["scan", "--format", "ndjson", "small"], in: tree.root)
+        #expect(try parseNDJSON(plain).first?["properties"] == nil)
+    }
+
+    @Test("--min-pixels lists only images at least that large, by their header")
+    func minPixelsFindsBombs() throws {
+        let tree = try ScratchTree()
+        try tree.file("bomb", Self.png(width: 100_000, height: 100_000))
+        try tree.file("photo", Self.png(width: 4000, height: 3000))
+        try tree.file("icon", Self.png(width: 16, height: 16))
+        try tree.file("notes", Array("plain words\n".utf8))
+        let r = try IMGSniffBinary.run(["scan", "--min-pixels", "100M", "--format", "ndjson", "."], in: tree.root)
+        #expect(r.status == 0)
+        #expect(try parseNDJSON(r).map { $0["path"] as? String } == ["./bomb"])
+        let twelve = try IMGSniffBinary.run(["scan", "--min-pixels", "12000000", "--format", "csv", "--properties", "."], in: tree.root)
+        let rows = try parseCSV(twelve.text)
+        #expect(rows.count == 3, "a header and two rows: \(rows)")
+        #expect(rows.first?.contains("width") == true)
+        let none = try IMGSniffBinary.run(["scan", "--min-pixels", "20G", "."], in: tree.root)
+        #expect(none.status == 1, "nothing listed")
+        let bad = try IMGSniffBinary.run(["scan", "--min-pixels", "lots", "."], in: tree.root)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--min-pixels"))
+    }
+
+    @Test("the table shows WxH")
+    func tableSize() throws {
+        let tree = try ScratchTree()
+        try tree.file("photo", Self.png(width: 4000, height: 3000))
+        let r = try IMGSniffBinary.run(["scan", "--properties", "--format", "table", "--color", "never", "photo"], in: tree.root)
+        #expect(r.lines.first?.contains("SIZE") == true)
+        #expect(r.text.contains("4000x3000"))
+    }
+}

@@ -56,6 +56,14 @@ public enum DetectionInvariants {
         if case .needsMoreData = d.completeness { require(false, "whole data needs more: \(d)") }
         require(ImageSniffer.detect(data) == d, "not deterministic: \(d)")
 
+        // Properties: the same detection, nothing for a non-image, no negative numbers.
+        let inspection = ImageSniffer.inspect(data)
+        require(inspection.detection == d, "inspect detected otherwise: \(inspection.detection) vs \(d)")
+        let props = inspection.properties
+        if !d.type.isImage { require(props.isEmpty, "properties of a non-image: \(props)") }
+        for value in [props.width, props.height, props.bitDepth, props.frameCount] { require((value ?? 0) >= 0, "a negative property: \(props)") }
+        if let o = props.orientation { require((1...8).contains(o), "orientation out of range: \(props)") }
+
         // A prefix of the real length.
         let n = min(max(prefixLength, 0), data.count)
         let p = ImageSniffer.detect(UnsafeRawBufferPointer(rebasing: data[0..<n]), totalLength: data.count)

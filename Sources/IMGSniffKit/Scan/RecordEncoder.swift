@@ -12,7 +12,8 @@ import ImageSniffMagic
 ///      "extensionMatches":null,"error":null}
 ///
 /// `pathBytes` (base64 of the raw name) follows `path` when the name is not valid UTF-8;
-/// `libmagic` ends the record with `--cross-check`. `extension` repeats `preferredExtension`
+/// `properties` follows `error` with `--properties` (null for anything but an image; inside, a
+/// field the header does not state is null); `libmagic` ends the record with `--cross-check`. `extension` repeats `preferredExtension`
 /// for readers of schema 1 (the detected type's extension, not the file's). A file that could
 /// not be read has null detection fields, its problem in words as `description`, and
 /// `"error":{"code":…,"message":…}`. An NDJSON record ends with "\n", a CSV row with "\r\n"; a
@@ -23,18 +24,27 @@ public final class RecordEncoder {
     public static let csvColumns = ["path", "uti", "description", "mime", "preferredExtension", "extension", "isImage",
                                     "confidence", "animated", "completeness", "extensionMatches", "error", "pathBytes"]
     public static let crossCheckColumns = ["libmagicMime", "libmagicDescription", "libmagicUti", "libmagicVerdict"]
+    public static let propertyColumns = ["width", "height", "bitDepth", "colorModel", "hasAlpha", "frameCount", "orientation",
+                                         "hasGainMap", "hasICCProfile"]
+
+    /// The CSV header for these options.
+    public static func csvHeader(crossCheck: Bool, properties: Bool) -> [String] {
+        csvColumns + (properties ? propertyColumns : []) + (crossCheck ? crossCheckColumns : [])
+    }
 
     let format: ScanFormat
     let crossCheck: Bool
+    let properties: Bool
     /// Per `ImageType.rawValue` (and one more slot for empty files), made on first use: the
     /// type's fields, JSON or CSV. A raw buffer: no exclusivity check or uniqueness test per record.
     private let typeFragments: UnsafeMutablePointer<[UInt8]?>
     private static let slots = 257
     private var confidenceFragments: [[UInt8]] = []
 
-    public init(format: ScanFormat, crossCheck: Bool) {
+    public init(format: ScanFormat, crossCheck: Bool, properties: Bool = false) {
         self.format = format
         self.crossCheck = crossCheck
+        self.properties = properties
         typeFragments = .allocate(capacity: RecordEncoder.slots)
         typeFragments.initialize(repeating: nil, count: RecordEncoder.slots)
         confidenceFragments = Detection.Confidence.allCases.map { c in
@@ -122,6 +132,14 @@ public final class RecordEncoder {
             out.append(static: ",\"mime\":null,\"preferredExtension\":null,\"extension\":null,\"isImage\":null,\"confidence\":null,\"animated\":null,\"completeness\":null,\"extensionMatches\":null,\"error\":")
             RecordEncoder.appendJSONError(code: problem.code, message: problem.message, into: &out)
         }
+        if properties {
+            out.append(static: ",\"properties\":")
+            if let p = r.properties, r.detection?.type.isImage == true {
+                RecordEncoder.appendJSONProperties(p, into: &out)
+            } else {
+                out.append(static: "null")
+            }
+        }
         if crossCheck {
             out.append(static: ",\"libmagic\":")
             switch r.crossCheck {
@@ -142,6 +160,28 @@ public final class RecordEncoder {
             case nil:
                 out.append(static: "null")
             }
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The property values in `propertyColumns` order, as text (empty: not stated).
+    static func propertyCells(_ p: ImageProperties) -> [String] {
+        func text(_ v: Int?) -> String { v.map(String.init) ?? "" }
+        func text(_ v: Bool?) -> String { v.map { $0 ? "true" : "false" } ?? "" }
+        return [text(p.width), text(p.height), text(p.bitDepth), p.colorModel?.rawValue ?? "", text(p.hasAlpha), text(p.frameCount),
+                text(p.orientation), text(p.hasGainMap), text(p.hasICCProfile)]
+    }
+
+    /// `{"width":…,…}`: every field of `propertyColumns`, null when not stated.
+    static func appendJSONProperties(_ p: ImageProperties, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        let values = propertyCells(p)
+        for (i, name) in propertyColumns.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.appendString(name, to: &out)
+            out.append(UInt8(ascii: ":"))
+            let value = values[i]
+            if value.isEmpty { out.append(static: "null") } else if name == "colorModel" { JSON.appendString(value, to: &out) } else { out.append(contentsOf: value.utf8) }
         }
         out.append(UInt8(ascii: "}"))
     }
@@ -176,6 +216,13 @@ public final class RecordEncoder {
             out.append(UInt8(ascii: ","))
         }
         if !pathIsUTF8 { out.append(contentsOf: Base64.encode(r.path)) }
+        if properties {
+            let cells = r.properties.map(RecordEncoder.propertyCells) ?? Array(repeating: "", count: RecordEncoder.propertyColumns.count)
+            for cell in cells {
+                out.append(UInt8(ascii: ","))
+                out.append(contentsOf: CSV.field(cell).utf8)
+            }
+        }
         if crossCheck {
             var cells = ["", "", "", ""]
             switch r.crossCheck {

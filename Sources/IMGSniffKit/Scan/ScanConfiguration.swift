@@ -14,14 +14,20 @@ public struct ScanFilter: Sendable {
     public var unknown = false
     /// Files whose extension names another type (`--mismatches`).
     public var mismatches = false
+    /// Images of at least this many pixels, by their header (`--min-pixels`); an image whose
+    /// header states no size does not pass.
+    public var minPixels: Int?
 
     public init() {}
 
-    public var isActive: Bool { onlyImages || !types.isEmpty || unknown || mismatches }
+    public var isActive: Bool { onlyImages || !types.isEmpty || unknown || mismatches || minPixels != nil }
 
     /// Whether a detected file passes.
-    public func includes(_ detection: Detection, extensionMatches: Bool?) -> Bool {
+    public func includes(_ detection: Detection, extensionMatches: Bool?, properties: ImageProperties? = nil) -> Bool {
         if onlyImages && !detection.type.isImage { return false }
+        if let minPixels {
+            guard detection.type.isImage, let pixels = properties?.pixelCount, pixels >= minPixels else { return false }
+        }
         if !types.isEmpty || unknown {
             let typeMatch = types.contains { detection.type.conforms(to: $0) && !detection.isUnknown }
             if !typeMatch && !(unknown && detection.isUnknown) { return false }
@@ -38,6 +44,10 @@ public struct ScanSettings: Sendable {
     public var hintFromExtension = false
     /// Ask libmagic too (`--cross-check`).
     public var crossCheck = false
+    /// Read each image's properties from its header (`--properties`).
+    public var properties = false
+    /// Whether the workers read properties (asked for, or needed by `--min-pixels`).
+    public var readsProperties: Bool { properties || filter.minPixels != nil }
     /// Encode records for this format on the workers (nil: records go to the main thread whole).
     public var encoding: ScanFormat? = .ndjson
 

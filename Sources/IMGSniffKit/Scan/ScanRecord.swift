@@ -63,6 +63,8 @@ public struct ScanRecord: Sendable {
     public var extensionMatches: Bool?
     /// `scan --cross-check`.
     public var crossCheck: CrossCheckAnnotation?
+    /// `scan --properties` (or `--min-pixels`): what the image's header says.
+    public var properties: ImageProperties?
     /// Makes the exit status 2 (an unreadable file, a vanished one, an unreadable directory, a
     /// loop, a FIFO or device named explicitly). FIFOs and devices met inside directories, and
     /// directories in a list, carry a `problem` but are not failures.

@@ -111,10 +111,13 @@ public struct ScanSummary: Sendable {
 public struct ScanTable {
     private var table: TextTable
     private let crossCheck: Bool
+    private let properties: Bool
 
-    public init(crossCheck: Bool) {
+    public init(crossCheck: Bool, properties: Bool = false) {
         self.crossCheck = crossCheck
+        self.properties = properties
         var header = ["PATH", "TYPE", "IDENTIFIER", "EXT", "FLAGS"]
+        if properties { header += ["SIZE"] }
         if crossCheck { header += ["LIBMAGIC", "VERDICT"] }
         table = TextTable(header: header, flexibleColumn: 0)
     }
@@ -135,6 +138,16 @@ public struct ScanTable {
         } else {
             cells += [r.problem.map { "error: " + $0.message } ?? "error", "-", "-", ""]
             styles += [.error, nil, nil, nil]
+        }
+        if properties {
+            // WxH (and the frames of an animation), as the header states them.
+            var size = "-"
+            if let p = r.properties, let w = p.width, let h = p.height {
+                size = "\(w)x\(h)"
+                if let n = p.frameCount, n > 1 { size += " ×\(n)" }
+            }
+            cells.append(size)
+            styles.append(nil)
         }
         if crossCheck {
             switch r.crossCheck {

@@ -67,7 +67,7 @@ public enum ScanRun {
         let frozen = settings
 
         var summary = ScanSummary()
-        var table = ScanTable(crossCheck: settings.crossCheck)
+        var table = ScanTable(crossCheck: settings.crossCheck, properties: settings.properties)
         let progress = ProgressLine(enabled: options.progress)
         var errors = false
         var matched = false
@@ -77,7 +77,7 @@ public enum ScanRun {
         if streaming {
             switch options.format {
             case .json: output.write("[")
-            case .csv: output.write(CSV.row(RecordEncoder.csvColumns + (settings.crossCheck ? RecordEncoder.crossCheckColumns : [])))
+            case .csv: output.write(CSV.row(RecordEncoder.csvHeader(crossCheck: settings.crossCheck, properties: settings.properties)))
             default: break
             }
         }

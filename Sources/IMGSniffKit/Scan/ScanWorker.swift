@@ -35,7 +35,7 @@ public final class ScanWorker {
 
     public init(settings: ScanSettings) {
         self.settings = settings
-        encoder = settings.encoding.map { RecordEncoder(format: $0, crossCheck: settings.crossCheck) }
+        encoder = settings.encoding.map { RecordEncoder(format: $0, crossCheck: settings.crossCheck, properties: settings.properties) }
     }
 
     /// Detects, filters and encodes every entry.
@@ -81,6 +81,11 @@ public final class ScanWorker {
                 do throws(Errno) {
                     let reading = try StandardInput.detect(hint: hint)
                     r.detection = reading.detection
+                    if settings.readsProperties, let bytes = reading.bytes {
+                        r.properties = bytes.withUnsafeBytes {
+                            ImageSniffer.properties(of: reading.detection, $0, length: reading.length ?? bytes.count)
+                        }
+                    }
                     r.length = reading.length
                     standardInputBytes = reading.bytes
                 } catch {
@@ -95,8 +100,16 @@ public final class ScanWorker {
             default:
                 let (directory, name) = entry.location
                 do throws(FileError) {
-                    r.detection = try Path.withCString(name) { (p) throws(FileError) -> Detection in
-                        try sniffer.detect(path: p, relativeTo: directory.rawValue, hint: hint, followSymlinks: entry.followSymlinks)
+                    if settings.readsProperties {
+                        let inspection = try Path.withCString(name) { (p) throws(FileError) -> Inspection in
+                            try sniffer.inspect(path: p, relativeTo: directory.rawValue, hint: hint, followSymlinks: entry.followSymlinks)
+                        }
+                        r.detection = inspection.detection
+                        r.properties = inspection.properties
+                    } else {
+                        r.detection = try Path.withCString(name) { (p) throws(FileError) -> Detection in
+                            try sniffer.detect(path: p, relativeTo: directory.rawValue, hint: hint, followSymlinks: entry.followSymlinks)
+                        }
                     }
                     r.length = sniffer.lastLength
                 } catch {
@@ -107,7 +120,7 @@ public final class ScanWorker {
         }
         if let d = r.detection {
             r.extensionMatches = MismatchRule.extensionMatches(fileExtension, detection: d)
-            r.isIncluded = settings.filter.includes(d, extensionMatches: r.extensionMatches)
+            r.isIncluded = settings.filter.includes(d, extensionMatches: r.extensionMatches, properties: r.properties)
             if settings.crossCheck && r.isIncluded { r.crossCheck = crossCheck(entry, ours: d.type, bytes: standardInputBytes) }
         } else {
             r.isIncluded = !settings.filter.isActive

@@ -57,7 +57,7 @@ enum GIF {
     private static func walkBudgetLeft(_ offset: Int) -> Bool { offset < Budget.frameWalk }
 
     /// The offset after a chain of sub-blocks starting at `offset`, or nil if it runs past the bytes.
-    private static func skipSubBlocks(_ v: ByteView, from offset: Int) -> Int? {
+    static func skipSubBlocks(_ v: ByteView, from offset: Int) -> Int? {
         var o = offset
         while let size = v.u8(o) {
             if size == 0 { return o + 1 }
@@ -66,7 +66,7 @@ enum GIF {
         return nil
     }
 
-    private static func nextNeed(_ v: ByteView, _ offset: Int) -> Int {
+    static func nextNeed(_ v: ByteView, _ offset: Int) -> Int {
         var o = offset
         while let size = v.u8(o), size != 0 { o += 1 + Int(size) }
         return max(o + 256, v.count + 4096)

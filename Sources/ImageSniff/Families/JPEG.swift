@@ -60,24 +60,11 @@ struct MultiPicture {
 
     /// Reads the MP entries of the MPF data whose TIFF header starts at `tiff`, within `end`.
     init(_ v: ByteView, tiff: Int, end: Int) {
-        let big: Bool
-        if v.matches("MM\0*", at: tiff) { big = true } else if v.matches("II*\0", at: tiff) { big = false } else { return }
-        guard let ifdOffset = v.u32(tiff + 4, bigEndian: big) else { return }
-        let ifd = tiff + Int(ifdOffset)
-        guard ifd < end, let count = v.u16(ifd, bigEndian: big), count <= 64 else { return }
-        for i in 0..<Int(count) {
-            let e = ifd + 2 + 12 * i
-            guard e + 12 <= end, let tag = v.u16(e, bigEndian: big) else { return }
-            guard tag == 0xB002, let bytes = v.u32(e + 4, bigEndian: big), let at = v.u32(e + 8, bigEndian: big) else { continue }
-            let n = min(Int(bytes) / 16, 64)
-            for k in 0..<n {
-                let entry = tiff + Int(at) + 16 * k
-                guard entry + 16 <= end, let attribute = v.u32(entry, bigEndian: big) else { break }
-                entryCount += 1
-                let type = attribute & 0x00FF_FFFF
-                if type & 0xFF_0000 == 0x02_0000 { hasMultiFrameImage = true }
-                if type == 0 { undefinedImages += 1 }
-            }
+        for entry in MultiPicture.entries(v, tiff: tiff, end: end) {
+            entryCount += 1
+            let type = entry.attribute & 0x00FF_FFFF
+            if type & 0xFF_0000 == 0x02_0000 { hasMultiFrameImage = true }
+            if type == 0 { undefinedImages += 1 }
         }
     }
 }

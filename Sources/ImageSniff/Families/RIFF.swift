@@ -23,7 +23,7 @@ enum RIFF {
                 return ByteView.isFourCCByte(UInt8(chunk >> 24)) ? .hit(Hit(.webP, .likely)) : .no
             }
         }
-        if v.matches("ACON", at: 8) { return animatedCursor(v) }
+        if v.matches("ACON", at: 8) { return animatedCursor(v, more: input.hasMore) }
         if v.matches("WAVE", at: 8) { return .hit(Hit(.wave)) }
         if v.matches("AVI ", at: 8) || v.matches("AVIX", at: 8) { return .hit(Hit(.avi)) }
         return .no
@@ -31,12 +31,17 @@ enum RIFF {
 
     /// An animated cursor: `ACON`, then chunks. Its `anih` header (36 bytes) gives the frame
     /// count when it is among the first chunks in view.
-    private static func animatedCursor(_ v: ByteView) -> Step {
+    private static func animatedCursor(_ v: ByteView, more: Bool) -> Step {
         var o = 12
         for _ in 0..<8 {
-            guard let id = v.u32be(o), let size = v.u32le(o + 4) else { break }
+            guard let id = v.u32be(o), let size = v.u32le(o + 4) else {
+                // The next chunk header is not in view: read on (an answer never depends on where
+                // the view ends); at the end of the data, the chunks so far are all there is.
+                return more ? .need(o + 8, fallback: Hit(.ani, animated: true)) : .hit(Hit(.ani, animated: true))
+            }
             if id == fourCC("anih") {
-                guard size >= 36, let frames = v.u32le(o + 12) else { break }
+                guard size >= 36 else { break }
+                guard let frames = v.u32le(o + 12) else { return .need(o + 16, fallback: Hit(.ani, animated: true)) }
                 return .hit(Hit(.ani, animated: frames > 1))
             }
             guard ByteView.isFourCCByte(UInt8(id >> 24)) else { return .no }

@@ -1,0 +1,84 @@
+// What an image's header says: the counterpart of ImageIO's `CGImageSourceCopyPropertiesAtIndex`
+// (pixel size, depth, colour model, alpha, orientation) and `CGImageSourceGetCount` (frames), read
+// from the same bounded prefix detection reads, before anything is decoded.
+
+/// What the header of an image says about its primary image (what ImageIO reports at index 0).
+///
+/// Every field is optional: `nil` means the header does not state it within reach (or the format
+/// has no such notion), never a guess. A field is filled only from the bytes.
+///
+/// ```swift
+/// let inspection = try ImageSniffer.inspect(fileAt: "upload.bin")
+/// if let pixels = inspection.properties.pixelCount, pixels > 100_000_000 {
+///     throw TooLarge()          // refused before a decoder allocates a byte
+/// }
+/// ```
+public struct ImageProperties: Sendable, Hashable, Codable {
+    /// Pixel width of the primary image (ImageIO's `kCGImagePropertyPixelWidth`), before any
+    /// orientation is applied.
+    public var width: Int?
+    /// Pixel height of the primary image (`kCGImagePropertyPixelHeight`).
+    public var height: Int?
+    /// Bits per component (`kCGImagePropertyDepth`): 8 for an 8-bit RGB JPEG, 16 for a 16-bit
+    /// PNG, 32 for float EXR or PFM data.
+    public var bitDepth: Int?
+    /// How pixels are stored (`kCGImagePropertyColorModel`, with `indexed` for palettes).
+    public var colorModel: ColorModel?
+    /// Whether the pixels carry alpha (`kCGImagePropertyHasAlpha`): an alpha channel, a
+    /// transparent palette entry or colour key.
+    public var hasAlpha: Bool?
+    /// Frames or pages (`CGImageSourceGetCount`): stated by the header (APNG's `acTL`) or counted
+    /// by a bounded walk (GIF blocks, TIFF IFDs); `nil` when the walk would pass the read cap.
+    public var frameCount: Int?
+    /// EXIF orientation, 1-8 (`kCGImagePropertyOrientation`), where the header states it in reach.
+    public var orientation: Int?
+    /// Whether the image carries an HDR gain map (Ultra HDR / ISO 21496-1, or Apple's).
+    public var hasGainMap: Bool?
+    /// Whether an ICC colour profile is embedded.
+    public var hasICCProfile: Bool?
+
+    /// How pixels are stored.
+    public enum ColorModel: String, Sendable, Hashable, Codable, CaseIterable {
+        case gray, rgb, cmyk, lab, indexed
+    }
+
+    public init(width: Int? = nil, height: Int? = nil, bitDepth: Int? = nil, colorModel: ColorModel? = nil,
+                hasAlpha: Bool? = nil, frameCount: Int? = nil, orientation: Int? = nil, hasGainMap: Bool? = nil,
+                hasICCProfile: Bool? = nil) {
+        self.width = width
+        self.height = height
+        self.bitDepth = bitDepth
+        self.colorModel = colorModel
+        self.hasAlpha = hasAlpha
+        self.frameCount = frameCount
+        self.orientation = orientation
+        self.hasGainMap = hasGainMap
+        self.hasICCProfile = hasICCProfile
+    }
+
+    /// Nothing known.
+    public static let unknown = ImageProperties()
+
+    /// Whether nothing is known.
+    public var isEmpty: Bool { self == .unknown }
+
+    /// `width × height`, when both are known (saturating: a hostile 2^32 × 2^32 header gives
+    /// `Int.max`, not an overflow). The number to compare with a decompression budget.
+    public var pixelCount: Int? {
+        guard let width, let height else { return nil }
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : product
+    }
+}
+
+/// A detection and the properties of the image it found.
+public struct Inspection: Sendable, Hashable {
+    public let detection: Detection
+    /// Empty (every field nil) for anything but an image whose header could be read.
+    public let properties: ImageProperties
+
+    public init(detection: Detection, properties: ImageProperties) {
+        self.detection = detection
+        self.properties = properties
+    }
+}

@@ -1,0 +1,98 @@
+// The long tail's headers: IFF ILBM/PBM (BMHD), DjVu (INFO), PGX, Utah RLE, VIFF, VICAR, CALS.
+
+/// A decimal number at `o` (after spaces), for the text headers below.
+private func decimalNumber(_ v: ByteView, _ o: inout Int) -> Int? {
+    while let b = v.u8(o), b == 0x20 || b == 0x30 && v.u8(o + 1).map(ByteView.isDigit) == true { o += 1 }
+    var value = 0, digits = 0
+    while let b = v.u8(o), ByteView.isDigit(b), digits < 10 { value = value * 10 + Int(b - 0x30); o += 1; digits += 1 }
+    return digits > 0 ? value : nil
+}
+
+extension Retro {
+    static let readers = [
+        PropertyReader([.ilbm, .iffPBM, .iffANIM], read: { input, type in
+            // The bitmap header: width, height, x, y, planes, masking.
+            let v = input.view
+            let start = type == .iffANIM ? 12 + 12 : 12  // ANIM: the first frame's FORM ILBM
+            guard v.matches("BMHD", at: start) else { return v.count < start + 8 ? .need(start + 28, partial: .unknown) : .done(.unknown) }
+            guard let w = v.u16be(start + 8), let h = v.u16be(start + 10), let planes = v.u8(start + 16), let masking = v.u8(start + 17) else {
+                return .need(start + 28, partial: .unknown)
+            }
+            return .done(ImageProperties(width: Int(w), height: Int(h), colorModel: planes == 24 || planes == 32 ? .rgb : .indexed,
+                                         hasAlpha: masking == 1 || planes == 32, frameCount: type == .iffANIM ? nil : 1))
+        }),
+    ]
+}
+
+extension Documents {
+    static let readers = [
+        PropertyReader([.djvu], read: { input, _ in
+            // The first INFO chunk (a single page's, or the first page of a bundled document).
+            let v = input.view
+            guard let at = v.find("INFO", in: 12..<min(v.count, 4096)) else {
+                return v.count < 4096 && input.hasMore ? .need(4096, partial: .unknown) : .done(.unknown)
+            }
+            guard let w = v.u16be(at + 8), let h = v.u16be(at + 10) else { return .need(at + 12, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h)))
+        }),
+    ]
+}
+
+extension GraphicsSoftware {
+    static let readers = [
+        PropertyReader([.pgx], read: { input, _ in
+            // `PG ML + 8 W H`: byte order, sign, depth, width, height.
+            let v = input.view
+            guard let line = v.find("\n", in: 0..<min(v.count, 256)) else { return .need(256, partial: .unknown) }
+            var o = 5
+            if let b = v.u8(o), b == UInt8(ascii: "+") || b == UInt8(ascii: "-") { o += 1 }
+            guard o < line, let depth = decimalNumber(v, &o), let w = decimalNumber(v, &o), let h = decimalNumber(v, &o) else { return .done(.unknown) }
+            return .done(ImageProperties(width: w, height: h, bitDepth: depth, colorModel: .gray, hasAlpha: false, frameCount: 1))
+        }),
+        PropertyReader([.utahRLE], read: { input, _ in
+            // Little-endian: xpos, ypos, xlen, ylen, flags, ncolors.
+            let v = input.view
+            guard let w = v.u16le(6), let h = v.u16le(8), let colours = v.u8(11) else { return .need(12, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), colorModel: colours >= 3 ? .rgb : .gray, frameCount: 1))
+        }),
+        PropertyReader([.viff], read: { input, _ in
+            // After the 520-byte preamble: row size (width) and column size (height), in the byte
+            // order the machine-dependency byte says (2: big-endian).
+            let v = input.view
+            guard let dep = v.u8(4), let w = v.u32(520, bigEndian: dep == 2), let h = v.u32(524, bigEndian: dep == 2) else {
+                return .need(528, partial: .unknown)
+            }
+            return .done(ImageProperties(width: Int(w), height: Int(h), frameCount: 1))
+        }),
+    ]
+}
+
+extension Scientific {
+    /// VICAR: the label's `NS=` (samples: width) and `NL=` (lines: height).
+    static func vicarProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        let range = 0..<min(v.count, 2048)
+        guard var ns = v.find(" NS=", in: range), var nl = v.find(" NL=", in: range) else {
+            return v.count < 2048 && input.hasMore ? .need(2048, partial: .unknown) : .done(.unknown)
+        }
+        ns += 4; nl += 4
+        return .done(ImageProperties(width: decimalNumber(v, &ns), height: decimalNumber(v, &nl), frameCount: 1))
+    }
+}
+
+extension Bilevel {
+    static let readers = [
+        PropertyReader([.cals], read: { input, _ in
+            // The `rpelcnt:` record: pixels per line, lines.
+            let v = input.view
+            let range = 0..<min(v.count, 2048)
+            guard var o = v.find("rpelcnt:", in: range) else {
+                return v.count < 2048 && input.hasMore ? .need(2048, partial: .unknown) : .done(.unknown)
+            }
+            o += 8
+            guard let w = decimalNumber(v, &o), v.u8(o) == UInt8(ascii: ",") else { return .done(.unknown) }
+            o += 1
+            return .done(ImageProperties(width: w, height: decimalNumber(v, &o), bitDepth: 1, colorModel: .gray, hasAlpha: false, frameCount: 1))
+        }),
+    ]
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import ImageSniff
+
+/// One row of TestImages/identify-sizes.tsv: what ImageMagick's identify says of a test image.
+struct IdentifyRow: Sendable, CustomStringConvertible {
+    let file: String, width: Int, height: Int, frames: Int, coder: String
+    var description: String { file }
+
+    static let rows: [IdentifyRow] = {
+        guard let text = try? String(contentsOf: Repository.testImages.appendingPathComponent("identify-sizes.tsv"), encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard !line.hasPrefix("#"), !line.hasPrefix("file\t") else { return nil }
+            let c = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard c.count >= 5, let w = Int(c[1]), let h = Int(c[2]), let n = Int(c[3]) else { return nil }
+            return IdentifyRow(file: c[0], width: w, height: h, frames: n, coder: c[4])
+        }
+    }()
+}
+
+@Suite("Image properties against ImageMagick's identify")
+struct PropertiesTests {
+    /// Files whose format ImageIO (and ImageSniff) report differently from identify, and why.
+    static func knownDifference(_ entry: ManifestEntry, _ row: IdentifyRow) -> String? {
+        guard let type = ImageType(entry.identifier) else { return "not a catalog type" }
+        if !type.isImage { return "not an image" }
+        if type.conforms(to: .cameraRawImage) { return "camera RAW: identify reads the TIFF preview in IFD0; ImageIO reports the raw image" }
+        if [ImageType.svg, .wmf, .emf, .xfig, .wordPerfectGraphics, .eps, .postScript].contains(type) { return "vector: no pixel size in the header" }
+        if row.coder == "IPTC" { return "identify's IPTC coder misfires on the file's first bytes" }
+        return nil
+    }
+
+    static let eligible: [(ManifestEntry, IdentifyRow)] = {
+        let byFile = Dictionary(Manifest.entries.map { ($0.file, $0) }, uniquingKeysWith: { a, _ in a })
+        return IdentifyRow.rows.compactMap { row in byFile[row.file].map { ($0, row) } }
+    }()
+
+    @Test func recordIsPresent() {
+        #expect(IdentifyRow.rows.count > 200, "TestImages/identify-sizes.tsv missing or short: bash TestImages/record-identify.sh")
+    }
+
+    /// Every raster test image identify sizes has the same width and height here (and, for
+    /// animated GIF and WebP, the same number of frames); at least 95 % of them are sized.
+    @Test func sizesAgreeWithIdentify() throws {
+        var sized = 0, total = 0
+        var unsized: [String] = []
+        for (entry, row) in Self.eligible where Self.knownDifference(entry, row) == nil {
+            total += 1
+            let p = try ImageSniffer.inspect(fileAt: entry.url.path).properties
+            guard let w = p.width, let h = p.height else { unsized.append("\(entry.file) (\(row.coder))"); continue }
+            sized += 1
+            #expect(w == row.width && h == row.height, "\(entry.file): \(w)x\(h), identify \(row.width)x\(row.height) (\(row.coder))")
+            if row.coder == "GIF" || row.coder == "WEBP" {
+                #expect(p.frameCount == row.frames, "\(entry.file): \(p.frameCount.map(String.init) ?? "nil") frames, identify \(row.frames)")
+            }
+        }
+        #expect(total > 200)
+        #expect(sized * 100 >= total * 95, "sized \(sized) of \(total); not sized: \(unsized.joined(separator: ", "))")
+    }
+
+    /// When identify is installed, the record is what it says now (the record is not stale).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/identify")))
+    func recordMatchesIdentify() throws {
+        for row in IdentifyRow.rows.prefix(400) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/identify")
+            process.arguments = ["-format", "%w %h %n %m\n", row.file]
+            process.currentDirectoryURL = Repository.testImages
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let first = out.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(first == "\(row.width) \(row.height) \(row.frames) \(row.coder)", "\(row.file): identify now says \(first)")
+        }
+    }
+}
+
+@Suite("Image properties of hostile and hand-built headers")
+struct HostilePropertiesTests {
+    /// A PNG signature and an IHDR chunk of the given size (CRC not checked by readers).
+    static func png(width: UInt32, height: UInt32, colour: UInt8 = 6, depth: UInt8 = 8) -> [UInt8] {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        for value in [width, height] { bytes += withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        bytes += [depth, colour, 0, 0, 0, 0, 0, 0, 0]  // compression, filter, interlace, CRC
+        bytes += [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
+        return bytes
+    }
+
+    @Test func decompressionBombIsSizedFromItsHeader() throws {
+        let bomb = Self.png(width: 100_000, height: 100_000)
+        let p = ImageSniffer.inspect(bomb).properties
+        #expect(p.width == 100_000 && p.height == 100_000)
+        #expect(p.pixelCount == 10_000_000_000)
+        #expect(p.bitDepth == 8 && p.colorModel == .rgb && p.hasAlpha == true)
+        // From a file: nothing is read past the first read (the header is in the first 4 KiB).
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-bomb-\(UUID().uuidString)")
+        var file = bomb
+        file += [UInt8](repeating: 0, count: 1 << 20)  // a large body that must not be read
+        try Data(file).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let sniffer = FileSniffer()
+        let inspection = try sniffer.inspect(fileAt: url.path)
+        #expect(inspection.properties.width == 100_000)
+        #expect(sniffer.lastBytesRead <= Limits.initialRead + Limits.tailLength)
+    }
+
+    @Test(arguments: [UInt32(0), 1, 0x7FFF_FFFF, 0xFFFF_FFFF])
+    func extremeSizesNeverTrap(_ size: UInt32) {
+        let p = ImageSniffer.inspect(Self.png(width: size, height: size)).properties
+        #expect(p.width == Int(size) && p.height == Int(size))
+        if size == 0xFFFF_FFFF { #expect(p.pixelCount == Int.max, "saturates, never overflows") }
+    }
+
+    @Test func bmpWithNegativeHeightIsTopDown() {
+        var bmp = Array("BM".utf8) + [UInt8](repeating: 0, count: 12)
+        var info = [UInt8](repeating: 0, count: 40)
+        info[0] = 40
+        info.replaceSubrange(4..<8, with: withUnsafeBytes(of: Int32(7).littleEndian) { Array($0) })
+        info.replaceSubrange(8..<12, with: withUnsafeBytes(of: Int32(-5).littleEndian) { Array($0) })
+        info[12] = 1; info[14] = 24
+        bmp += info + [UInt8](repeating: 0, count: 7 * 5 * 3 + 20)
+        bmp.replaceSubrange(10..<14, with: [54, 0, 0, 0])
+        let p = ImageSniffer.inspect(bmp).properties
+        #expect(p.width == 7 && p.height == 5)
+        // Width zero or negative: no width.
+        bmp.replaceSubrange(18..<22, with: withUnsafeBytes(of: Int32(-7).littleEndian) { Array($0) })
+        #expect(ImageSniffer.inspect(bmp).properties.width == nil)
+    }
+
+    /// A GIF of 200,000 one-pixel frames: counted while the walk stays under the read cap, never
+    /// past it (the count is unknown rather than wrong).
+    @Test func gifFrameFloodIsBounded() {
+        var gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
+        let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0x00]
+        for _ in 0..<200_000 { gif += frame }
+        gif.append(0x3B)
+        let p = ImageSniffer.inspect(gif).properties
+        #expect(p.width == 1 && p.height == 1)
+        #expect(p.frameCount == nil, "the trailer lies past the cap: \(String(describing: p.frameCount))")
+        let small = Array(gif.prefix(13 + 20 * frame.count)) + [0x3B]
+        #expect(ImageSniffer.inspect(small).properties.frameCount == 20)
+    }
+
+    /// Not an image: no properties.
+    @Test func nonImagesHaveNoProperties() {
+        #expect(ImageSniffer.inspect(Array("just some text, nothing more\n".utf8)).properties.isEmpty)
+    }
+}
