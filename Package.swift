@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "ImageSniff",
+    // What the code needs on Apple platforms (constrained opaque types, Swift concurrency, typed
+    // throws at run time). CI builds on Linux only: Apple builds are untested.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "ImageSniff", targets: ["ImageSniff"]),
         .library(name: "ImageSniffMagic", targets: ["ImageSniffMagic"]),

@@ -150,6 +150,8 @@ add "floor (C, 1 thread)"                   "$RUNS" "$BENCH_BIN/floor" "$TREE"
 add "floor (C, 2 threads)"                  "$RUNS" "$BENCH_BIN/floor" --threads 2 "$TREE"
 add "imgsniff scan --format ndjson"         "$RUNS" "$IMGSNIFF" scan --format ndjson "$TREE"
 add "imgsniff scan --format ndjson --jobs 1" "$RUNS" "$IMGSNIFF" scan --format ndjson --jobs 1 "$TREE"
+add "imgsniff scan --format ndjson --properties" "$RUNS" "$IMGSNIFF" scan --format ndjson --properties "$TREE"
+add "imgsniff scan --properties --jobs 1"   "$RUNS" "$IMGSNIFF" scan --format ndjson --properties --jobs 1 "$TREE"
 if [ -n "$COMPARE" ]; then
     add "compared: scan --format ndjson"         "$RUNS" "$COMPARE" scan --format ndjson "$TREE"
     add "compared: scan --format ndjson --jobs 1" "$RUNS" "$COMPARE" scan --format ndjson --jobs 1 "$TREE"
@@ -160,13 +162,15 @@ add "bench scan --ndjson (1 thread)"        "$RUNS" "$BENCH_BIN/bench" scan --nd
 [ "$SKIP_FILE" = 1 ] || add "file --mime-type -f LIST" "$FILE_RUNS" file --mime-type -f "$LIST"
 run_all "$COUNT"
 
-section "Ratios (targets from issue 7): median (min) of the runs"
+section "Ratios (targets from issues 7, 12 and 17): median (min) of the runs"
 r2() { printf '%s (%s)' "$(ratio "${WALL[$1]}" "${WALL[$2]}")" "$(ratio "${MINW[$1]}" "${MINW[$2]}")"; }
 F1="floor (C, 1 thread)"; F2="floor (C, 2 threads)"
 IM="imgsniff scan --format ndjson"; IM1="imgsniff scan --format ndjson --jobs 1"
 say "imgsniff / floor(1 thread)           $(r2 "$IM" "$F1")   target <= 1.5 (aim 1.0; Go mimetype ~2.5)"
 say "imgsniff --jobs 1 / floor(1 thread)  $(r2 "$IM1" "$F1")"
 say "imgsniff / floor(2 threads)          $(r2 "$IM" "$F2")"
+say "--properties / plain scan            $(r2 "imgsniff scan --format ndjson --properties" "$IM")   target <= 1.25 (issue 17)"
+say "--properties --jobs 1 / --jobs 1     $(r2 "imgsniff scan --properties --jobs 1" "$IM1")"
 if [ -n "$COMPARE" ]; then
     say "compared / floor(1 thread)           $(r2 "compared: scan --format ndjson" "$F1")"
     say "compared --jobs 1 / floor(1 thread)  $(r2 "compared: scan --format ndjson --jobs 1" "$F1")"

@@ -1,7 +1,15 @@
 // libFuzzer entry point for the detector. Fuzz/run.sh compiles it into the ImageSniff module
 // together with the core sources and Tests/TestSupport/DetectionInvariants.swift (the invariants
-// the test suite checks too). A violated invariant crashes, and libFuzzer saves the input under
-// Fuzz/crashes/.
+// the test suite checks too). Each input goes through the bytes API, prefixes, hints, the
+// incremental detector in chunks, and a file (FileSniffer's reads). A violated invariant crashes,
+// and libFuzzer saves the input under Fuzz/crashes/.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The file each input is written to (one per process: libFuzzer's workers are processes).
+private let scratchPath = "/tmp/imgsniff-fuzz-\(getpid())"
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -12,9 +20,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let hint = hints[Int(size > 0 ? data[size - 1] : 0) % hints.count]
     var problems = DetectionInvariants.violations(whole, prefixLength: size / 2, hint: hint)
     // Fed in pieces: a chunk size picked by the second byte, the length known or not by the third.
-    let chunks = [1, 3, 7, 64, 1460, 4096]
+    // (Inputs past 64 KiB, up to past the read cap, go in larger chunks: one byte at a time
+    // would spend the run on appends.)
+    let chunks = size > 65_536 ? [1460, 4096, 65_536] : [1, 3, 7, 64, 1460, 4096]
     let chunk = chunks[Int(size > 1 ? data[1] : 0) % chunks.count]
     problems += DetectionInvariants.incrementalViolations(whole, chunk: chunk, lengthKnown: size > 2 && data[2] & 1 == 1)
+    // Through a file: the reads a FileSniffer makes give what the bytes give.
+    problems += DetectionInvariants.fileViolations(whole, scratchPath: scratchPath)
     if !problems.isEmpty { fatalError("invariant violated: " + problems.joined(separator: "; ")) }
     return 0
 }

@@ -84,5 +84,6 @@ else
 fi
 
 cd "$build"   # libFuzzer writes fuzz-*.log here with -jobs
-exec nice -n "$nice_level" "$bin" "${limit[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+# Inputs up to past the read cap (512 KiB): the cap's own edge is fuzzed too. FUZZ_MAX_LEN changes it.
+exec nice -n "$nice_level" "$bin" "${limit[@]}" -max_len="${FUZZ_MAX_LEN:-600000}" -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$crashes/" -print_final_stats=1 "$@" "$corpus"

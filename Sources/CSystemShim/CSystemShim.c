@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CSystemShim.h"
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -11,6 +12,9 @@
 #else
 #include <sys/mount.h>
 #include <sys/param.h>
+#endif
+#if defined(__APPLE__)
+#include <stdio.h>  /* renameatx_np, RENAME_EXCL */
 #endif
 
 #ifndef RENAME_NOREPLACE
@@ -33,6 +37,15 @@ static int link_then_unlink(int dirfd, const char *from, const char *to) {
 }
 
 int imgsniff_rename_noreplace_flags(int dirfd, const char *from, const char *to, int flags) {
+#if defined(__APPLE__) && defined(RENAME_EXCL)
+    /* macOS 10.12 and later: renameatx_np with RENAME_EXCL (untested here: no Mac). */
+    if (!(flags & IMGSNIFF_RENAME_LINK_ONLY)) {
+        int r;
+        do { r = renameatx_np(dirfd, from, dirfd, to, RENAME_EXCL); } while (r != 0 && errno == EINTR);
+        if (r == 0) return 0;
+        if (errno != ENOTSUP && errno != EINVAL) return -1;
+    }
+#endif
 #if defined(__linux__) && defined(SYS_renameat2)
     if (!(flags & IMGSNIFF_RENAME_LINK_ONLY)) {
         long r;
@@ -62,6 +75,17 @@ int imgsniff_filesystem_type(int fd, unsigned long long *type) {
     *type = (unsigned long long)info.f_type;
 #endif
     return 0;
+}
+
+static _Atomic int interrupt_signal;
+
+int imgsniff_interrupt_record(int signal) {
+    int expected = 0;
+    return atomic_compare_exchange_strong(&interrupt_signal, &expected, signal) ? 1 : 0;
+}
+
+int imgsniff_interrupt_signal(void) {
+    return atomic_load_explicit(&interrupt_signal, memory_order_relaxed);
 }
 
 int imgsniff_available_processors(void) {

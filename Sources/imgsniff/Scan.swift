@@ -132,37 +132,32 @@ struct Scan: ParsableCommand {
         }
     }
 
+    /// What this invocation asks for, as a plain value (also what the fast path builds).
+    var request: ScanRequest {
+        var r = ScanRequest()
+        r.paths = paths
+        r.filesFrom = traversal.filesFrom
+        r.null = traversal.null
+        r.walk = traversal.walkOptions
+        r.format = format
+        r.print0 = print0
+        r.summary = summary
+        r.quiet = quiet
+        r.onlyImages = onlyImages
+        r.types = types
+        r.mismatches = mismatches
+        r.hintFromExtension = hintFromExtension
+        r.properties = properties
+        r.minPixels = minPixelCount
+        r.crossCheck = crossCheck
+        r.jobs = jobs
+        r.color = color
+        r.noSummary = noSummary
+        return r
+    }
+
     func run() throws {
-        var options = ScanOptions()
-        options.operands = (paths.isEmpty && traversal.filesFrom == nil ? ["."] : paths).map(ArgumentBytes.raw)
-        options.filesFrom = traversal.filesFromBytes
-        options.nulSeparated = traversal.null
-        options.walk = traversal.walkOptions
-        options.walk.dashIsStandardInput = true
-        options.settings.filter.onlyImages = onlyImages
-        options.settings.filter.unknown = types.contains("unknown")
-        options.settings.filter.types = types.filter { $0 != "unknown" }.flatMap { ImageType.types(hint: $0).prefix(1) }
-        options.settings.filter.mismatches = mismatches
-        options.settings.hintFromExtension = hintFromExtension
-        options.settings.crossCheck = crossCheck
-        options.settings.properties = properties
-        options.settings.filter.minPixels = minPixelCount
-        let stdoutIsTerminal = FileDescriptor.standardOutput.isTerminal
-        options.format = format ?? (stdoutIsTerminal && !print0 ? .table : .ndjson)
-        options.summaryOnly = summary
-        options.print0 = print0
-        options.quiet = quiet
-        options.tableSummary = !noSummary
-        options.jobs = jobs ?? Processors.available
-        options.palette = Palette(enabled: options.format == .table && color.isEnabled())
-        options.width = Terminal.width()
-        options.progress = FileDescriptor.standardError.isTerminal && !quiet
-        if crossCheck, let problem = CrossCheckSetup.check() {
-            StandardError.line("imgsniff: --cross-check: \(problem)")
-            throw ExitCode(ExitStatus.error)
-        }
-        Interrupt.install()
-        let status = ScanRun.run(options)
+        let status = request.run()
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -295,3 +295,22 @@ struct ScanPropertiesTests {
         #expect(r.text.contains("4000x3000"))
     }
 }
+
+@Suite("Start-up fast path")
+struct FastPathTests {
+    /// The commonest invocations are parsed without ArgumentParser; every one of these gives the
+    /// same output, messages and exit status as ArgumentParser's parse (IMGSNIFF_NO_FAST_PATH).
+    @Test(arguments: [
+        ["scan", "png"], ["scan", "--format", "ndjson", "png", "gif"], ["scan", "--format", "csv", "--properties", "jpeg"],
+        ["scan", "--only-images", "--hidden", "text", "png/alpha"], ["scan", "--cross-check", "--format", "json", "png/alpha"],
+        ["scan", "--format", "table", "jpeg"], ["scan", "no-such-file", "png/alpha"], ["scan", "--format", "yaml", "png"],
+        ["scan", "--format"], ["scan", "-x", "png"], ["scan", "--", "png"], ["--version"], ["scan", "-", "-"],
+    ])
+    func sameAsArgumentParser(_ arguments: [String]) throws {
+        let fast = try IMGSniffBinary.run(arguments, in: Repository.testImages)
+        let slow = try IMGSniffBinary.run(arguments, in: Repository.testImages, environment: ["IMGSNIFF_NO_FAST_PATH": "1"])
+        #expect(fast.status == slow.status, "\(arguments)")
+        #expect(fast.stdout == slow.stdout, "\(arguments)")
+        #expect(fast.stderr == slow.stderr, "\(arguments)")
+    }
+}

@@ -70,4 +70,18 @@ struct PoolTests {
             consume: { results.append($0); return true })
         #expect(results == Array(0..<100))
     }
+
+    /// One job starts no thread: it runs on the calling thread (a one-file scan pays for no
+    /// thread start-up); a second job starts the workers.
+    @Test func oneJobStartsNoThread() {
+        var given = 0
+        var got: [Int] = []
+        let started = OrderedPool.run(
+            threads: 3, window: 8,
+            makeWorker: { { (job: Int) in job * 2 } },
+            next: { given += 1; return given == 1 ? .job(21) : .end },
+            consume: { got.append($0); return true })
+        #expect(started == 0)
+        #expect(got == [42])
+    }
 }

@@ -54,6 +54,9 @@ private func checkInvariants(_ bytes: [UInt8], _ name: String) {
                 data, prefixLength: lengths[i % lengths.count], hint: fuzzHints[i % fuzzHints.count])
             for problem in problems { Issue.record("\(name): \(problem)") }
         }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-regression-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        for problem in DetectionInvariants.fileViolations(data, scratchPath: scratch) { Issue.record("\(name): \(problem)") }
         for chunk in [1, 7, 4096] {
             for known in [true, false] {
                 for problem in DetectionInvariants.incrementalViolations(data, chunk: chunk, lengthKnown: known) {

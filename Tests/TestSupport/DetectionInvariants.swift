@@ -5,6 +5,13 @@
 #if !IMAGESNIFF_FUZZ
 import ImageSniff
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What must hold of every answer the detector gives, whatever the bytes.
 public enum DetectionInvariants {
@@ -140,5 +147,30 @@ public enum DetectionInvariants {
         if final != whole { problems.append("\(label): finished as \(final), whole data is \(whole)") }
         if let decided, decided != final { problems.append("\(label): decided \(decided) early, finished as \(final)") }
         return problems
+    }
+
+    /// The answer for a file is the answer for its bytes: `data` written to `scratchPath` and
+    /// inspected through `FileSniffer` (bounded reads, growing as checks ask) gives what
+    /// `ImageSniffer.inspect` gives for the bytes in memory. Empty when that holds.
+    public static func fileViolations(_ data: UnsafeRawBufferPointer, scratchPath: String) -> [String] {
+        let fd = open(scratchPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return ["cannot create \(scratchPath)"] }
+        var done = 0
+        while done < data.count {
+            let n = write(fd, data.baseAddress! + done, data.count - done)
+            if n <= 0 { close(fd); return ["cannot write \(scratchPath)"] }
+            done += n
+        }
+        close(fd)
+        let bytes = ImageSniffer.inspect(data)
+        do throws(FileError) {
+            let file = try FileSniffer().inspect(fileAt: scratchPath)
+            var problems: [String] = []
+            if file.detection != bytes.detection { problems.append("file says \(file.detection), its bytes \(bytes.detection)") }
+            if file.properties != bytes.properties { problems.append("file properties \(file.properties), its bytes' \(bytes.properties)") }
+            return problems
+        } catch {
+            return ["file could not be read: \(error)"]
+        }
     }
 }

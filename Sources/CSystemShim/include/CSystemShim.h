@@ -26,4 +26,11 @@ int imgsniff_filesystem_type(int fd, unsigned long long *type);
 /* The processors this process may run on (its affinity mask), or 0 when unknown. */
 int imgsniff_available_processors(void);
 
+/* The interrupt flag, for a signal handler: records `signal` if none is recorded yet and returns
+   1, or returns 0 when one was (a lock-free C11 atomic, safe in a handler). */
+int imgsniff_interrupt_record(int signal);
+
+/* The signal recorded by imgsniff_interrupt_record, or 0. */
+int imgsniff_interrupt_signal(void);
+
 #endif

@@ -41,7 +41,7 @@ public enum OrderedPool {
     ///     (so per-thread state, such as a reusable read buffer, never crosses threads).
     ///   - next: the next job, on the calling thread.
     ///   - consume: each result, in order, on the calling thread.
-    /// - Returns: how many worker threads started.
+    /// - Returns: how many worker threads started (none before a second job is there to share).
     @discardableResult
     public static func run<Job: Sendable, Output: Sendable>(
         threads: Int, window: Int,
@@ -51,33 +51,38 @@ public enum OrderedPool {
     ) -> Int {
         let lock = ConditionLock(State<Job, Output>())
         var started = 0
-        for _ in 0..<max(0, threads) {
-            lock.withLock { state in state.workers += 1 }
-            let ok = Threads.spawn {
-                let work = makeWorker()
-                while true {
-                    let sequence: Int, output: Output
-                    do {
-                        // The job is released at the end of this scope, before its result is
-                        // published (a job may hold resources its producer waits for).
-                        let item = lock.withLock(
-                            waitingUntil: { $0.head < $0.queue.count || $0.closed }
-                        ) { state -> (sequence: Int, job: Job)? in
-                            state.closed ? nil : state.pop()
+        var spawning = threads > 0
+        // Workers start when there is a second job to share (a one-file scan starts none).
+        func spawnWorkers() {
+            spawning = false
+            for _ in 0..<max(0, threads) {
+                lock.withLock { state in state.workers += 1 }
+                let ok = Threads.spawn {
+                    let work = makeWorker()
+                    while true {
+                        let sequence: Int, output: Output
+                        do {
+                            // The job is released at the end of this scope, before its result is
+                            // published (a job may hold resources its producer waits for).
+                            let item = lock.withLock(
+                                waitingUntil: { $0.head < $0.queue.count || $0.closed }
+                            ) { state -> (sequence: Int, job: Job)? in
+                                state.closed ? nil : state.pop()
+                            }
+                            guard let item else { break }
+                            sequence = item.sequence
+                            output = work(item.job)
                         }
-                        guard let item else { break }
-                        sequence = item.sequence
-                        output = work(item.job)
+                        lock.withLock { state in state.results[sequence] = output }
+                        lock.broadcast()
                     }
-                    lock.withLock { state in state.results[sequence] = output }
+                    lock.withLock { state in state.workers -= 1 }
                     lock.broadcast()
                 }
-                lock.withLock { state in state.workers -= 1 }
-                lock.broadcast()
-            }
-            if ok { started += 1 } else {
-                lock.withLock { state in state.workers -= 1 }
-                break
+                if ok { started += 1 } else {
+                    lock.withLock { state in state.workers -= 1 }
+                    break
+                }
             }
         }
 
@@ -88,8 +93,10 @@ public enum OrderedPool {
             if !ended && issued - emitted < max(1, window) {
                 switch next() {
                 case .job(let job):
-                    if started == 0 {
-                        // No worker threads: run it now.
+                    if spawning && issued - emitted >= 1 { spawnWorkers() }
+                    if !spawning && started == 0 && issued == emitted {
+                        // No worker threads and nothing in flight: run it now. (With jobs queued,
+                        // it queues behind them: results go out in order.)
                         stopped = !consume(mine(job))
                     } else {
                         lock.withLock { state in state.queue.append((issued, job)) }

@@ -1,10 +1,8 @@
-import Synchronization
+import CSystemShim
 
 /// Ctrl-C (SIGINT) and SIGTERM as a flag that long jobs poll between steps, so that they stop
 /// cleanly (a rename run finishes the rename in hand, writes its journal, and says how to undo).
 public enum Interrupt {
-    private static let flag = Atomic<Int32>(0)
-
     /// Installs the handlers; the first signal sets the flag, a second one ends the process.
     public static func install() {
         signal(SIGINT, interruptHandler)
@@ -18,14 +16,13 @@ public enum Interrupt {
     }
 
     /// Whether a signal arrived.
-    public static var requested: Bool { flag.load(ordering: .relaxed) != 0 }
+    public static var requested: Bool { imgsniff_interrupt_signal() != 0 }
 
     /// The signal that arrived, or 0.
-    public static var signalNumber: Int32 { flag.load(ordering: .relaxed) }
+    public static var signalNumber: Int32 { imgsniff_interrupt_signal() }
 
     fileprivate static func received(_ signal: Int32) {
-        let (exchanged, _) = flag.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
-        if !exchanged { _exit(128 + signal) }
+        if imgsniff_interrupt_record(signal) == 0 { _exit(128 + signal) }
     }
 }
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Why a walk entry could not be visited.
 public enum WalkError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -50,18 +49,18 @@ public final class DirectoryHandle: Sendable {
     init(fd: FileDescriptor, counter: HandleCounter) {
         self.fd = fd
         self.counter = counter
-        counter.live.add(1, ordering: .relaxed)
+        counter.live.withLock { $0 += 1 }
     }
 
     deinit {
         fd.close()
-        counter.live.subtract(1, ordering: .relaxed)
+        counter.live.withLock { $0 -= 1 }
     }
 }
 
 /// How many `DirectoryHandle`s of one walk are open.
 final class HandleCounter: Sendable {
-    let live = Atomic<Int>(0)
+    let live = ConditionLock(0)
 }
 
 /// One thing the walk found.

@@ -190,7 +190,7 @@ public final class Walker {
     public var filesFromFailure: String? { filesFrom?.failure }
 
     /// Directory handles open now (the walk's and those held by entries in flight).
-    public var openDirectories: Int { counter.live.load(ordering: .relaxed) }
+    public var openDirectories: Int { counter.live.withLock { $0 } }
 
     public func step() -> Step {
         while true {

@@ -30,15 +30,22 @@ enum Detector {
             self.rules = rules
             // Strong signatures first; registry order within a strength (a stable sort).
             let ranked = rules.indices.sorted { (rules[$0].strength, $0) < (rules[$1].strength, $1) }
+            // One pass: each rule into the buckets of its first bytes (start-up cost matters: a
+            // one-file scan builds this table once).
+            var buckets = [[Int]](repeating: [], count: 256)
+            var elsewhere: [Int] = []
+            for index in ranked {
+                switch rules[index].start {
+                case .firstByte(let bytes): for b in bytes where buckets[Int(b)].last != index { buckets[Int(b)].append(index) }
+                case .elsewhere: elsewhere.append(index)
+                }
+            }
             var slots = [Int](repeating: 0, count: 257)
             var order: [Int] = []
             var lone = [Bool](repeating: false, count: 256)
             for byte in 0..<256 {
                 slots[byte] = order.count
-                let here = ranked.filter {
-                    if case .firstByte(let bytes) = rules[$0].start { return bytes.contains(UInt8(byte)) }
-                    return false
-                }
+                let here = buckets[byte]
                 order += here
                 lone[byte] = !here.isEmpty && here.allSatisfy { rules[$0].oneByteDecides }
             }
@@ -46,7 +53,7 @@ enum Detector {
             self.slots = slots
             self.order = order
             self.loneByteDecides = lone
-            elsewhere = ranked.filter { rules[$0].start == .elsewhere }
+            self.elsewhere = elsewhere
         }
     }
 

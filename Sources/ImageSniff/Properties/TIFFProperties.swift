@@ -27,13 +27,15 @@ extension TIFF {
         var inlineBytes: Int { bigTIFF ? 8 : 4 }
 
         func offset(_ v: ByteView, _ o: Int) -> Int? {
-            if bigTIFF { return v.u64(o, bigEndian: big).map { $0 > UInt64(Int.max) ? Int.max : Int($0) } }
+            // (Clamped: an offset from the file is never trusted to fit arithmetic.)
+            if bigTIFF { return v.u64(o, bigEndian: big).map(clampOffset) }
             return v.u32(o, bigEndian: big).map(Int.init)
         }
     }
 
-    /// Reads the IFD at `at`.
-    static func directory(_ v: ByteView, at: Int, _ l: Layout) -> Read {
+    /// Reads the IFD at `at` of data `length` bytes long: `.needs` when the IFD, or a value it
+    /// points to within the data, lies past the bytes in view.
+    static func directory(_ v: ByteView, at: Int, _ l: Layout, length: Int) -> Read {
         guard at >= 8 else { return .bad }
         let countRaw: Int?
         if l.bigTIFF { countRaw = v.u64(at, bigEndian: l.big).map { $0 > 4096 ? 4097 : Int($0) } } else { countRaw = v.u16(at, bigEndian: l.big).map(Int.init) }
@@ -42,6 +44,7 @@ extension TIFF {
         let end = at + l.countSize + count * l.entrySize + l.inlineBytes
         guard v.has(at, end - at) else { return .needs(end) }
         var d = Directory()
+        var wanted: Int?
         for i in 0..<count {
             let e = at + l.countSize + i * l.entrySize
             guard let tag = v.u16(e, bigEndian: l.big), let type = v.u16(e + 2, bigEndian: l.big) else { return .bad }
@@ -51,7 +54,12 @@ extension TIFF {
             func first() -> Int? {
                 let size = type == 3 ? 2 : type == 16 ? 8 : 4
                 var at = value
-                if n * size > l.inlineBytes { guard let o = l.offset(v, value) else { return nil }; at = o }
+                if n * size > l.inlineBytes {
+                    guard let o = l.offset(v, value) else { return nil }
+                    // A value out of view but within the data: read on before answering.
+                    if !v.has(o, size) && o <= length - size { wanted = max(wanted ?? 0, o + size) }
+                    at = o
+                }
                 switch type {
                 case 3: return v.u16(at, bigEndian: l.big).map(Int.init)
                 case 4, 13: return v.u32(at, bigEndian: l.big).map(Int.init)
@@ -80,6 +88,7 @@ extension TIFF {
             }
         }
         d.next = l.offset(v, at + l.countSize + count * l.entrySize) ?? 0
+        if let wanted { return .needs(wanted) }
         return .ok(d)
     }
 
@@ -91,7 +100,7 @@ extension TIFF {
         let layout = Layout(big: big, bigTIFF: ident == 43)
         guard let ifd0 = layout.offset(v, layout.bigTIFF ? 8 : 4) else { return .done(.unknown) }
         let first: Directory
-        switch directory(v, at: ifd0, layout) {
+        switch directory(v, at: ifd0, layout, length: input.totalLength) {
         case .ok(let d): first = d
         case .needs(let n): return .need(n, partial: .unknown)
         case .bad: return .done(.unknown)
@@ -102,9 +111,9 @@ extension TIFF {
             var candidates = [first]
             var offsets = first.subIFDs
             var next = first.next
-            for _ in 0..<4 where next != 0 { offsets.append(next); if case .ok(let d) = directory(v, at: next, layout) { next = d.next } else { break } }
+            for _ in 0..<4 where next != 0 { offsets.append(next); if case .ok(let d) = directory(v, at: next, layout, length: input.totalLength) { next = d.next } else { break } }
             for o in offsets.prefix(Budget.tiffIFDs) {
-                switch directory(v, at: o, layout) {
+                switch directory(v, at: o, layout, length: input.totalLength) {
                 case .ok(let d): candidates.append(d)
                 case .needs(let n): return .need(n, partial: p)
                 case .bad: continue
@@ -126,7 +135,7 @@ extension TIFF {
         var next = first.next
         while next != 0 {
             guard seen.insert(next).inserted, pages < 4096 else { break }
-            switch directory(v, at: next, layout) {
+            switch directory(v, at: next, layout, length: input.totalLength) {
             case .ok(let d):
                 if d.newSubfileType & 1 == 0 { pages += 1 }  // reduced-resolution images are not pages
                 next = d.next

@@ -1,0 +1,91 @@
+import ImageSniff
+import IMGSniffKit
+
+/// A `scan` invocation as plain values: what `Scan` parses (with ArgumentParser) and what the
+/// start-up fast path parses for the commonest invocations. One `run()` serves both.
+struct ScanRequest {
+    var paths: [String] = []
+    var filesFrom: String?
+    var null = false
+    var walk = WalkOptions()
+    var format: ScanFormat?
+    var print0 = false
+    var summary = false
+    var quiet = false
+    var onlyImages = false
+    var types: [String] = []
+    var mismatches = false
+    var hintFromExtension = false
+    var properties = false
+    var minPixels: Int?
+    var crossCheck = false
+    var jobs: Int?
+    var color: ColorChoice = .auto
+    var noSummary = false
+
+    /// Runs the scan; the exit status.
+    func run() -> Int32 {
+        var options = ScanOptions()
+        options.operands = (paths.isEmpty && filesFrom == nil ? ["."] : paths).map(ArgumentBytes.raw)
+        options.filesFrom = filesFrom.map(ArgumentBytes.raw)
+        options.nulSeparated = null
+        options.walk = walk
+        options.walk.dashIsStandardInput = true
+        options.settings.filter.onlyImages = onlyImages
+        options.settings.filter.unknown = types.contains("unknown")
+        options.settings.filter.types = types.filter { $0 != "unknown" }.flatMap { ImageType.types(hint: $0).prefix(1) }
+        options.settings.filter.mismatches = mismatches
+        options.settings.hintFromExtension = hintFromExtension
+        options.settings.crossCheck = crossCheck
+        options.settings.properties = properties
+        options.settings.filter.minPixels = minPixels
+        let stdoutIsTerminal = FileDescriptor.standardOutput.isTerminal
+        options.format = format ?? (stdoutIsTerminal && !print0 ? .table : .ndjson)
+        options.summaryOnly = summary
+        options.print0 = print0
+        options.quiet = quiet
+        options.tableSummary = !noSummary
+        options.jobs = jobs ?? Processors.available
+        options.palette = Palette(enabled: options.format == .table && color.isEnabled())
+        options.width = Terminal.width()
+        options.progress = FileDescriptor.standardError.isTerminal && !quiet
+        if crossCheck, let problem = CrossCheckSetup.check() {
+            StandardError.line("imgsniff: --cross-check: \(problem)")
+            return ExitStatus.error
+        }
+        Interrupt.install()
+        return ScanRun.run(options)
+    }
+
+    /// The start-up fast path: `scan` with operands and a few flags that need no validation
+    /// (`--format F`, `--only-images`, `--properties`, `--hidden`, `--cross-check`), parsed
+    /// without ArgumentParser, whose reflection costs more than the scan of a file. Anything
+    /// else (another option, an operand starting with `-` other than `-` itself, `--`, a value
+    /// that does not parse) gives nil, and ArgumentParser parses it, with its messages. A test
+    /// checks that both parsers give the same output.
+    static func fastPath(_ arguments: [String]) -> ScanRequest? {
+        guard arguments.first == "scan", Environment.value("IMGSNIFF_NO_FAST_PATH") == nil else { return nil }
+        var r = ScanRequest()
+        var i = 1
+        while i < arguments.count {
+            let a = arguments[i]
+            switch a {
+            case "--format":
+                guard r.format == nil, i + 1 < arguments.count, let f = ScanFormat(rawValue: arguments[i + 1]) else { return nil }
+                r.format = f
+                i += 1
+            case "--only-images": r.onlyImages = true
+            case "--properties": r.properties = true
+            case "--hidden": r.walk.includeHidden = true
+            case "--cross-check": r.crossCheck = true
+            case "-": r.paths.append(a)
+            default:
+                guard !a.hasPrefix("-") else { return nil }
+                r.paths.append(a)
+            }
+            i += 1
+        }
+        if r.paths.filter({ $0 == "-" }).count > 1 { return nil }
+        return r
+    }
+}
