@@ -40,7 +40,7 @@ DEB_ARCH     = $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DIST_NAME    = imgsniff-$(VERSION)-linux-$(ARCH)
 SOURCES      = Package.swift $(shell find Sources -name '*.swift' -o -name '*.c' -o -name '*.h' -o -name '*.modulemap' 2>/dev/null)
 
-.PHONY: all build release dist install install-files uninstall test readme-formats man docs help
+.PHONY: all build release dist install install-files uninstall test readme-formats readme-help man docs help
 
 all: build
 
@@ -130,6 +130,20 @@ readme-formats:
 		 /^<!-- formats:begin -->$$/ { while ((getline line < table) > 0) print line; skip = 1 }' \
 		README.md > README.md.new
 	rm -f README.md.formats
+	mv README.md.new README.md
+
+## readme-help: regenerate the README's reference (each command's --help) between <!-- help:begin/end -->
+readme-help:
+	$(SWIFT) build $(SCRATCH) --product imgsniff
+	{ for cmd in "" scan rename types; do \
+		printf '### `imgsniff %s--help`\n\n```text\n' "$${cmd:+$$cmd }"; \
+		COLUMNS=100 "$(DEBUG_BIN)" $$cmd --help; printf '```\n\n'; done; } > README.md.help
+	awk -v text=README.md.help \
+		'/^<!-- help:end -->$$/ { skip = 0 } \
+		 !skip { print } \
+		 /^<!-- help:begin -->$$/ { while ((getline line < text) > 0) print line; skip = 1 }' \
+		README.md > README.md.new
+	rm -f README.md.help
 	mv README.md.new README.md
 
 ## man: regenerate docs/imgsniff.1 from the command's help (swift-argument-parser's plugin)

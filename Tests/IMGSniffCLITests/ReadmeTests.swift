@@ -60,3 +60,109 @@ import Testing
                 "imgsniff --version says \(version); CHANGELOG.md's latest release is \(firstRelease ?? "missing")")
     }
 }
+
+/// Recipes and references in the README that the suite runs or checks.
+@Suite struct ReadmeRecipeTests {
+    /// The sharding recipe, run as written over a copy of TestImages (as `photos`), with the built
+    /// imgsniff on PATH: the merged NDJSON holds exactly the records of one scan.
+    @Test func shardingRecipeMergesToOneScan() throws {
+        let readme = try Repository.text("README.md")
+        let begin = try #require(readme.range(of: "<!-- shard:begin -->\n```sh\n"))
+        let end = try #require(readme[begin.upperBound...].range(of: "```\n<!-- shard:end -->"))
+        let recipe = String(readme[begin.upperBound..<end.lowerBound])
+        let binary = try #require(IMGSniffBinary.url)
+        let work = try Trees.scratch("shard")
+        defer { Trees.remove(work) }
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.arguments = ["-R", Repository.testImages.path, work.appendingPathComponent("photos").path]
+        try copy.run()
+        copy.waitUntilExit()
+        let script = work.appendingPathComponent("recipe.sh")
+        try recipe.write(to: script, atomically: true, encoding: .utf8)
+        let run = try IMGSniffBinary.run([script.path], in: work, environment: ["PATH": binary.deletingLastPathComponent().path + ":/usr/bin:/bin"],
+                                         program: URL(fileURLWithPath: "/bin/bash"), timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let merged = try String(contentsOf: work.appendingPathComponent("all.ndjson"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let single = try IMGSniffBinary.run(["scan", "--format", "ndjson", "photos"], in: work).lines
+        #expect(merged.count == single.count && merged.count > 400)
+        #expect(Set(merged) == Set(single), "the shards' records are one scan's")
+        #expect(merged == merged.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+    }
+}
+
+/// README, `--help` and the man page say the same.
+@Suite struct ReferenceTests {
+    static let commands: [[String]] = [[], ["scan"], ["rename"], ["types"]]
+
+    /// The long options a command's `--help` lists.
+    static func options(in help: String) -> Set<String> {
+        var found = Set<String>()
+        for line in help.split(separator: "\n") where line.hasPrefix("  -") && !line.hasPrefix("  - ") {
+            // The option column: up to the first run of two spaces.
+            let column = line.dropFirst(2).components(separatedBy: "  ").first ?? ""
+            for word in column.split(separator: " ") where word.hasPrefix("--") {
+                found.insert(String(word.prefix { $0 != "," && $0 != "=" }))
+            }
+        }
+        return found
+    }
+
+    @Test func readmeReferenceIsEachCommandsHelp() throws {
+        let readme = try Repository.text("README.md")
+        let begin = try #require(readme.range(of: "<!-- help:begin -->\n"))
+        let end = try #require(readme[begin.upperBound...].range(of: "<!-- help:end -->"))
+        let section = String(readme[begin.upperBound..<end.lowerBound])
+        for command in Self.commands {
+            let help = try IMGSniffBinary.run(command + ["--help"], environment: ["COLUMNS": "100"])
+            #expect(help.status == 0)
+            let current = section.contains(help.text)
+            #expect(current, "README's reference for `imgsniff \(command.joined()) --help` is stale: make readme-help")
+        }
+    }
+
+    @Test func manPageListsEveryOption() throws {
+        let man = try Repository.text("docs/imgsniff.1")
+        // mdoc lists an option as ".It Fl -option" or, with a short name, ".It Fl q , -quiet".
+        let items = man.split(separator: "\n").filter { $0.hasPrefix(".It Fl ") }.map { " " + $0 + " " }
+        for command in Self.commands {
+            let help = try IMGSniffBinary.run(command + ["--help"]).text
+            let options = Self.options(in: help)
+            #expect(!options.isEmpty)
+            for option in options {
+                let listed = items.contains { $0.contains(" -" + option.dropFirst(2) + " ") }
+                #expect(listed, "docs/imgsniff.1 lacks \(option) of `imgsniff \(command.joined())`: make man")
+            }
+        }
+    }
+
+    @Test func manPageExamplesAreTheHelps() throws {
+        let man = try Repository.text("docs/imgsniff.1")
+        for command in Self.commands.dropFirst() {
+            let help = try IMGSniffBinary.run(command + ["--help"], environment: ["COLUMNS": "1000"]).text
+            guard let examples = help.range(of: "Examples:\n") else { continue }
+            for line in help[examples.upperBound...].split(separator: "\n").prefix(while: { $0.hasPrefix("  ") }) {
+                let listed = man.contains(String(line))
+                #expect(listed, "docs/imgsniff.1 lacks the example \(line): make man")
+            }
+        }
+    }
+
+    /// `-h` is short: usage, the main options and examples, under 40 lines; `--help` examples fit
+    /// 80 columns.
+    @Test func shortHelpIsShortAndExamplesFit() throws {
+        for command in Self.commands {
+            let short = try IMGSniffBinary.run(command + ["-h"])
+            #expect(short.status == 0)
+            #expect(short.lines.count < 40, "`imgsniff \(command.joined()) -h` has \(short.lines.count) lines")
+            #expect(short.text.contains("USAGE") || short.text.contains("Usage") || short.text.contains("usage"))
+            let help = try IMGSniffBinary.run(command + ["--help"], environment: ["COLUMNS": "80"]).text
+            if let examples = help.range(of: "Examples:\n") {
+                for line in help[examples.upperBound...].split(separator: "\n").prefix(while: { $0.hasPrefix("  ") }) {
+                    #expect(line.count <= 80, "example wider than 80 columns: \(line)")
+                }
+            }
+        }
+    }
+}

@@ -96,7 +96,7 @@ public enum IMGSniffBinary {
     /// `stdin` (a file) or /dev/null; standard output to `stdout` when given (e.g. /dev/full),
     /// else collected. `launcher` runs it through another program (`["prlimit", "--nproc=1"]`).
     public static func start(_ arguments: [String], in directory: URL? = nil, stdin: URL? = nil, stdout: URL? = nil,
-                             environment: [String: String] = [:], launcher: [String] = [],
+                             environment: [String: String] = [:], unsetting: [String] = [], launcher: [String] = [],
                              program: URL? = nil) throws -> Running {
         guard let binary = program ?? url else { throw CLIError("imgsniff binary not found (set IMGSNIFF_BINARY)") }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-run-\(UUID().uuidString)")
@@ -115,6 +115,7 @@ public enum IMGSniffBinary {
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env["XDG_STATE_HOME"] = scratch.appendingPathComponent("state").path  // never the user's journals
+        for k in unsetting { env[k] = nil }  // (swift test sets NO_COLOR=1 for its children)
         for (k, v) in environment { env[k] = v }
         process.environment = env
         process.standardOutput = try FileHandle(forWritingTo: outURL)
@@ -127,10 +128,10 @@ public enum IMGSniffBinary {
 
     /// Runs `imgsniff` to the end (killed after `timeout` seconds): see `start`.
     public static func run(_ arguments: [String], in directory: URL? = nil, stdin: URL? = nil, stdout: URL? = nil,
-                           environment: [String: String] = [:], launcher: [String] = [], program: URL? = nil,
-                           timeout: Double = 60) throws -> RunResult {
-        try start(arguments, in: directory, stdin: stdin, stdout: stdout, environment: environment, launcher: launcher,
-                  program: program).finish(timeout: timeout)
+                           environment: [String: String] = [:], unsetting: [String] = [], launcher: [String] = [],
+                           program: URL? = nil, timeout: Double = 60) throws -> RunResult {
+        try start(arguments, in: directory, stdin: stdin, stdout: stdout, environment: environment, unsetting: unsetting,
+                  launcher: launcher, program: program).finish(timeout: timeout)
     }
 }
 

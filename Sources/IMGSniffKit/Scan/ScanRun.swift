@@ -147,7 +147,7 @@ public enum ScanRun {
         if streaming && options.format == .json { output.write(written == 0 ? "]\n" : "\n]\n") }
         if options.summaryOnly {
             switch options.format {
-            case .json, .ndjson: output.write(summary.json())
+            case .json, .ndjson: output.write(summary.json() + [UInt8(ascii: "\n")])
             case .csv: output.write(summary.csv())
             case .table: output.write(summary.lines(filtered: settings.filter.isActive).joined(separator: "\n") + "\n")
             }

@@ -1,0 +1,145 @@
+// imgsniff as a Unix tool (issue 19): pipelines, completion, colour, filters and errors as file(1)
+// would say them, end to end.
+
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("imgsniff in pipelines and shells")
+struct UnixToolTests {
+    /// `scan --only-images --print0 DIR | xargs -0 ls`: names with invalid UTF-8 and newlines arrive
+    /// whole; only images are listed.
+    @Test func print0FeedsXargs() throws {
+        let tree = try ScratchTree()
+        try tree.file("d/notes", Array("plain words\n".utf8))
+        try tree.rawFile(in: "d", name: invalidName, pngBytes)
+        try tree.file("d/two\nlines.jpg", jpegBytes)
+        // The pipeline, with the binary's path as $0.
+        let binary = try #require(IMGSniffBinary.url)
+        let pipeline = try IMGSniffBinary.run(["-c", #""$0" scan --only-images --print0 d | xargs -0 ls -1 --quoting-style=escape"#, binary.path],
+                                              in: tree.root, program: URL(fileURLWithPath: "/bin/bash"))
+        #expect(pipeline.status == 0, "\(pipeline.stderr)")
+        let listed = Set(pipeline.lines)
+        #expect(listed == ["d/bad-\\377\\376%name.png", "d/two\\nlines.jpg"], "\(listed)")
+        // The raw bytes, NUL-terminated.
+        let raw = try IMGSniffBinary.run(["scan", "--only-images", "--print0", "d"], in: tree.root)
+        let names = raw.stdout.split(separator: 0, omittingEmptySubsequences: false)
+        #expect(names.count == 3 && names.last?.isEmpty == true, "each name NUL-terminated")
+        #expect(names.contains { Array($0) == Array("d/".utf8) + invalidName })
+    }
+
+    /// Bash completion from the generated script: a path prefix completes to the directory, and
+    /// --type to catalog identifiers.
+    @Test func bashCompletesPathsAndTypes() throws {
+        let binary = try #require(IMGSniffBinary.url)
+        let tree = try ScratchTree()
+        try tree.file("photos/one.png", pngBytes)
+        func complete(_ words: [String]) throws -> [String] {
+            let line = words.joined(separator: " ")
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let script = """
+                source <("$0" --generate-completion-script bash)
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
+                _imgsniff imgsniff '\(words.last!)' '\(words[words.count - 2])'
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            return try IMGSniffBinary.run(["-c", script, binary.path], in: tree.root, program: URL(fileURLWithPath: "/bin/bash")).lines
+        }
+        #expect(try complete(["imgsniff", "scan", "pho"]) == ["photos"])
+        #expect(try complete(["imgsniff", "rename", "pho"]) == ["photos"])
+        #expect(try complete(["imgsniff", "scan", "--files-from", "pho"]) == ["photos"])
+        #expect(try complete(["imgsniff", "scan", "--type", "public.ti"]) == ["public.tiff"])
+        #expect(try complete(["imgsniff", "scan", "--type", "unkn"]) == ["unknown"])
+    }
+
+    /// Colour: never in a pipe unless asked; --color always and CLICOLOR_FORCE force it (even for
+    /// TERM=dumb: "no matter what"); NO_COLOR turns auto off; --color never wins.
+    @Test func colourFollowsTheConventions() throws {
+        let base = ["scan", "--format", "table", "png/alpha"]
+        func escapes(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Bool {
+            try IMGSniffBinary.run(arguments, in: Repository.testImages, environment: environment, unsetting: ["NO_COLOR", "CLICOLOR_FORCE"])
+                .text.contains("\u{1B}[")
+        }
+        #expect(try !escapes(base))
+        #expect(try escapes(base + ["--color", "always"]))
+        #expect(try escapes(base, ["CLICOLOR_FORCE": "1"]))
+        #expect(try !escapes(base, ["CLICOLOR_FORCE": "0"]))
+        #expect(try !escapes(base + ["--color", "never"], ["CLICOLOR_FORCE": "1"]))
+        #expect(try !escapes(base, ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"]))
+        #expect(try escapes(base, ["CLICOLOR_FORCE": "1", "TERM": "dumb"]))
+        #expect(try !escapes(base + ["--color", "auto"], ["TERM": "dumb"]))
+    }
+
+    /// Tables fit the terminal's width: long paths lose their middle.
+    @Test func tablesFitTheWidth() throws {
+        let tree = try ScratchTree()
+        let long = "very-" + String(repeating: "long-", count: 30) + "name.png"
+        try tree.file(long, pngBytes)
+        let r = try IMGSniffBinary.run(["scan", "--format", "table", "--no-summary", "."], in: tree.root, environment: ["COLUMNS": "60"])
+        for line in r.lines { #expect(line.count <= 60, "\(line.count) columns: \(line)") }
+        #expect(r.text.contains("…"))
+    }
+
+    /// --summary: counts per type, exact (a missing operand is not counted as scanned), JSON with
+    /// --format json.
+    @Test func summaryCountsExactly() throws {
+        let tree = try ScratchTree()
+        try tree.file("a.png", pngBytes)
+        try tree.file("b.png", pngBytes)
+        try tree.file("c.jpg", jpegBytes)
+        let r = try IMGSniffBinary.run(["scan", "--summary", "--format", "json", "a.png", "b.png", "c.jpg", "missing"], in: tree.root)
+        #expect(r.status == 2, "a missing operand is an error")
+        #expect(r.stdout.last == UInt8(ascii: "\n"), "the JSON ends its line")
+        let summary = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+        #expect(summary["scanned"] as? Int == 3, "\(summary)")
+        #expect(summary["listed"] as? Int == 3)
+        #expect((summary["types"] as? [String: Any])?["public.png"] as? Int == 2, "\(summary)")
+    }
+
+    /// Errors as file(1) says them: a broken symbolic link named explicitly, an empty file, a
+    /// directory in a list.
+    @Test func errorsAsFileSaysThem() throws {
+        let tree = try ScratchTree()
+        try tree.symlink("dangling", to: "nowhere.png")
+        try tree.file("empty", [])
+        try tree.file("dir/x.png", pngBytes)
+        try tree.file("list", Array("dir\n".utf8))
+        let r = try IMGSniffBinary.run(["scan", "--format", "ndjson", "dangling", "empty"], in: tree.root)
+        let records = byPath(try parseNDJSON(r))
+        #expect((records["dangling"]?["description"] as? String)?.contains("broken symbolic link to nowhere.png") == true, "\(records)")
+        #expect(records["empty"]?["description"] as? String == "empty")
+        let listed = try IMGSniffBinary.run(["scan", "--format", "ndjson", "--files-from", "list"], in: tree.root)
+        #expect(try parseNDJSON(listed).first?["description"] as? String == "directory")
+    }
+
+    /// -x: a file system mounted inside the tree is not entered (a private mount namespace with a
+    /// tmpfs, as root).
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")))
+    func oneFileSystemStaysOnIt() throws {
+        let binary = try #require(IMGSniffBinary.url)
+        let tree = try ScratchTree()
+        try tree.file("here/a.png", pngBytes)
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("here/mnt"), withIntermediateDirectories: true)
+        let script = #"mount -t tmpfs none here/mnt && cp here/a.png here/mnt/b.png && "$0" scan -x --format ndjson here && echo --- && "$0" scan --format ndjson here"#
+        let r = try IMGSniffBinary.run(["-m", "bash", "-c", script, binary.path], in: tree.root, program: URL(fileURLWithPath: "/usr/bin/unshare"))
+        #expect(r.status == 0, "\(r.stderr)")
+        let parts = r.text.components(separatedBy: "---\n")
+        #expect(parts.count == 2)
+        #expect(!parts[0].contains("mnt/b.png") && parts[0].contains("here/a.png"))
+        #expect(parts[1].contains("here/mnt/b.png"))
+    }
+
+    /// --exclude and --max-depth, end to end.
+    @Test func excludeAndMaxDepth() throws {
+        let tree = try ScratchTree()
+        try tree.file("top.png", pngBytes)
+        try tree.file("cache/skip.png", pngBytes)
+        try tree.file("deep/er/bottom.png", pngBytes)
+        let excluded = try IMGSniffBinary.run(["scan", "--format", "ndjson", "--exclude", "cache", "."], in: tree.root)
+        #expect(Set(try parseNDJSON(excluded).compactMap { $0["path"] as? String }) == ["./top.png", "./deep/er/bottom.png"])
+        let shallow = try IMGSniffBinary.run(["scan", "--format", "ndjson", "--max-depth", "1", "."], in: tree.root)
+        #expect(try parseNDJSON(shallow).compactMap { $0["path"] as? String } == ["./top.png"])
+    }
+}
