@@ -415,6 +415,33 @@ struct RenameCLITests {
         #expect(try rename(["--undo", journal.path], in: root).status == 0)
         #expect(T.names(T.snapshot(dir)).allSatisfy { !$0.hasSuffix(".png") })
     }
+
+    @Test("more directories in one batch than are held open: every file renamed, undo restores")
+    func manyDirectories() throws {
+        // 150 directories of 2 files: 300 renames, one journal batch (512), more directories than
+        // the 64 held open at once. A batch must not close directories its intents still use.
+        let root = try T.scratch("dirs")
+        defer { T.remove(root) }
+        var dirs: [URL] = []
+        for d in 0..<150 {
+            let dir = root.appendingPathComponent(String(format: "d%03d", d))
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try T.write(Samples.png + Array("\(d)".utf8), "a", in: dir)
+            try T.write(Samples.jpeg + Array("\(d)".utf8), "b", in: dir)
+            dirs.append(dir)
+        }
+        let before = dirs.map(T.snapshot)
+        let journal = root.appendingPathComponent("j.jsonl").path
+        let r = try rename(["--apply", "--format", "ndjson", "--journal", journal] + dirs.map(\.path), in: root)
+        #expect(r.status == 0, "\(r.stderr)")
+        let actions = try parseNDJSON(r).map { $0["action"] as? String ?? "" }
+        #expect(actions.count == 300 && actions.allSatisfy { $0 == "renamed" }, "\(Set(actions)) \(r.stderr.prefix(300))")
+        for dir in dirs { #expect(T.names(T.snapshot(dir)) == ["a.png", "b.jpg"], "\(dir.lastPathComponent)") }
+        #expect(journalLines(journal).filter { $0["done"] != nil }.count == 300)
+        let undo = try rename(["--undo", journal, "--format", "ndjson"], in: root)
+        #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(dirs.map(T.snapshot) == before)
+    }
 }
 
 @Suite("imgsniff rename --undo on journals made to hurt", .serialized)

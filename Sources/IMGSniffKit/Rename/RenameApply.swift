@@ -70,13 +70,21 @@ enum Renaming {
     }
 }
 
-/// Opens the plan's directories by path, checking their identity, and keeps a few open.
+/// Opens the plan's directories by path, checking their identity, and keeps up to `limit` open.
+/// It never closes one by itself: a batch's intents hold its descriptors until the batch's renames
+/// are done, so the applier ends a batch early when the cache is full and calls `closeAll()` between
+/// batches.
 final class DirectoryCache {
     private var open: [DirectoryIdentity: (fd: FileDescriptor, absolute: [UInt8]?)] = [:]
+    let limit: Int
+
+    init(limit: Int = 64) { self.limit = max(1, limit) }
+
+    /// Whether `get` for `id` would have to open one more directory when no more may be open.
+    func isFull(for id: DirectoryIdentity) -> Bool { open[id] == nil && open.count >= limit }
 
     func get(_ path: [UInt8], _ id: DirectoryIdentity) -> (fd: FileDescriptor, absolute: [UInt8]?)? {
         if let hit = open[id] { return hit }
-        if open.count >= 64 { closeAll() }
         guard let fd = try? FileDescriptor.openDirectory(path) else { return nil }
         guard let status = try? fd.status(), status.device == id.device, status.inode == id.inode else {
             fd.close()
@@ -99,6 +107,8 @@ final class DirectoryCache {
 public struct RenameApplier {
     /// Renames per journal sync.
     public var batchSize = 512
+    /// Directories held open at once (a batch ends early when its next file needs one more).
+    public var openDirectoryLimit = 64
     public var hooks = RenameHooks()
     /// Called once, with the journal's path, before the first rename.
     public var journalCreated: ([UInt8]) -> Void = { _ in }
@@ -119,22 +129,27 @@ public struct RenameApplier {
     /// Renames the plan's `.rename` items (turning them into `.renamed`, `.skip` or `.error`).
     public func apply(_ items: inout [RenamePlanItem], order: [Int], journalPath: () -> [UInt8], header: JournalHeader) -> Result {
         var result = Result()
-        let cache = DirectoryCache()
+        let cache = DirectoryCache(limit: openDirectoryLimit)
         var journal: JournalWriter?
         var n = 0
         let pending = order.filter { if case .rename = items[$0].disposition { return true } else { return false } }
         var position = 0
         batches: while position < pending.count {
-            let batch = pending[position..<min(position + batchSize, pending.count)]
-            position = batch.endIndex
             if Interrupt.requested {
                 result.interrupted = true
-                for i in batch { items[i].disposition = .skip(.interrupted) }
-                continue
+                for i in pending[position...] { items[i].disposition = .skip(.interrupted) }
+                break
             }
-            // 1. Check, and make the batch's intents.
+            // Directories are closed only here, between batches: no intent holds their descriptors.
+            cache.closeAll()
+            let batchStart = position
+            // 1. Check, and make the batch's intents. The batch ends at `batchSize` intents, or
+            // before a file whose directory would be one too many to hold open.
             var intents: [(index: Int, entry: JournalEntry, fd: FileDescriptor, reason: RenameReason)] = []
-            for i in batch {
+            while position < pending.count && intents.count < batchSize {
+                let i = pending[position]
+                if let id = items[i].directory, cache.isFull(for: id) { break }
+                position += 1
                 guard case .rename(let target, let reason, _) = items[i].disposition else { continue }
                 let item = items[i]
                 guard let id = item.directory, let dir = cache.get(item.directoryPath, id) else {
@@ -169,7 +184,7 @@ public struct RenameApplier {
                 try journal!.append(intents.map { $0.entry.encoded() }, sync: true)
             } catch {
                 result.journalFailure = error
-                for i in pending[batch.startIndex...] where items[i].target != nil && !isRenamed(items[i]) {
+                for i in pending[batchStart...] where items[i].target != nil && !isRenamed(items[i]) {
                     items[i].disposition = .error(.journal(error.description))
                 }
                 break batches
