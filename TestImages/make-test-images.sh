@@ -685,6 +685,7 @@ synth longtail/jbig2-file          org.jpeg.jbig2 no 'JBIG2 file (T.88 Annex D):
 make longtail/msp1-pillow          com.microsoft.msp no -- "${PE[@]}" pil $S/rose.png @OUT@ MSP "mode='1'"
 synth longtail/msp2-rle            com.microsoft.msp no 'MSP 2.0: "LinS" header 32x32 with checksum, scan-line map, RLE rows (opens in Pillow)' -- "${SY[@]}" msp2 @OUT@
 make longtail/mtv-imagemagick      org.brainwagon.mtv no -- convert $S/rose.png MTV:@OUT@
+make longtail/mtv-two-imagemagick  org.brainwagon.mtv no -- convert $S/rose.png $S/rose.png -adjoin MTV:@OUT@
 make longtail/otb-imagemagick      com.nokia.otb no -- convert $S/rose.pbm OTB:@OUT@
 make longtail/nokia-ngg-pbmtonokia com.nokia.ngg no -- bash -c "pbmtonokia -fmt NGG $S/rose.pbm > @OUT@"
 make longtail/nokia-nol-pbmtonokia com.nokia.nol no -- bash -c "pbmtonokia -fmt NOL $S/rose.pbm > @OUT@"
@@ -727,6 +728,7 @@ synth longtail/gd2-truecolor-raw   org.libgd.gd2 no 'GD2: "gd2" 00, version 2, 1
 # other raster formats libmagic 5.44 names (real netpbm / ImageMagick / x11-apps encoders)
 make longtail/gem-img-pbmtogem     com.digitalresearch.gem-img no -- bash -c "pbmtogem $S/rose.pbm 2>/dev/null > @OUT@"
 make longtail/degas-pi1-ppmtopi1   com.atari.degas no -- bash -c "pnmquant 16 $S/rose.ppm 2>/dev/null | ppmtopi1 2>/dev/null > @OUT@"
+synth longtail/degas-pc1-packbits    com.atari.degas no 'DEGAS Elite compressed (PC1): resolution word 0x8000, palette, 200 lines of 4 PackBits-coded bit planes, 32-byte animation tail (no encoder in Debian)' -- "${SY[@]}" degas-pc1 @OUT@
 make longtail/mgr-pbmtomgr         com.bellcore.mgr-bitmap no -- bash -c "pbmtomgr $S/rose.pbm > @OUT@"
 make longtail/cmu-wm-pbmtocmuwm    edu.cmu.wm-raster no -- bash -c "pbmtocmuwm $S/rose.pbm 2>/dev/null > @OUT@"
 make longtail/microdesign-pbmtomda com.microdesign.mda no -- bash -c "pbmtomda $S/rose.pbm > @OUT@"

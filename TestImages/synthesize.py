@@ -1648,6 +1648,45 @@ def musepack_sv7(out):
     write(out, hdr + bytes(r.getrandbits(8) for _ in range(256)))
 
 
+def packbits(data):
+    """PackBits: a control byte n < 128 copies n + 1 bytes; 257 - n repeats the next byte."""
+    out, i = bytearray(), 0
+    while i < len(data):
+        run = 1
+        while i + run < len(data) and run < 128 and data[i + run] == data[i]:
+            run += 1
+        if run >= 3:
+            out += bytes((257 - run, data[i]))
+            i += run
+            continue
+        j = i
+        while j < len(data) and j - i < 128 and not (j + 2 < len(data) and data[j] == data[j + 1] == data[j + 2]):
+            j += 1
+        out += bytes((j - i - 1,)) + data[i:j]
+        i = j
+    return bytes(out)
+
+
+def degas_pc1(out):
+    """DEGAS Elite compressed, low resolution (PC1): resolution word 0x8000, 16 palette words
+    (0x0RGB, 3 bits a channel), then 200 scan lines, each line's 4 bit planes (40 bytes apiece)
+    PackBits coded one after the other, and 32 bytes of colour-animation data (4 left, 4 right
+    colour numbers, 4 directions, 4 delays; all off). The picture: 16 vertical colour bands with
+    a diagonal."""
+    palette = [((i & 7) << 8) | ((i >> 1 & 7) << 4) | (7 - (i & 7)) for i in range(16)]
+    body = bytearray()
+    for y in range(200):
+        colours = [((x // 20) ^ (1 if x == y + 60 else 0)) & 15 for x in range(320)]
+        for plane in range(4):
+            row = bytearray(40)
+            for x, c in enumerate(colours):
+                if c >> plane & 1:
+                    row[x // 8] |= 0x80 >> (x % 8)
+            body += packbits(bytes(row))
+    anim = struct.pack('>16H', *([0] * 8 + [0] * 4 + [0] * 4))
+    write(out, struct.pack('>H16H', 0x8000, *palette) + bytes(body) + anim)
+
+
 KINDS = {
     'nef': raw_nef, 'nef-le': raw_nef_le, 'nrw': raw_nrw, 'cr2': raw_cr2, 'crw': raw_crw,
     'orf': raw_orf, 'panasonic': raw_panasonic, 'raf': raw_raf, 'x3f': raw_x3f, 'mrw': raw_mrw,
@@ -1662,6 +1701,7 @@ KINDS = {
     'pixar': pixar, 'wal': quake_wal, 'mcidas': mcidas, 'gd': gd, 'gd2': gd2, 'atx': atx,
     'tga-cmap': tga_cmap, 'mpf-thumbnail': mpf_thumbnail, 'mpf-types': mpf_types,
     'wpg': wpg, 'ani': ani, 'tim': tim, 'psd-channels': psd_channels, 'dr4': dr4, 'musepack-sv7': musepack_sv7,
+    'degas-pc1': degas_pc1,
 }
 
 

@@ -36,7 +36,7 @@ struct TypeDeclaration: Sendable {
     let description: String
     /// The node detection stops at when the bytes cannot tell this type from its siblings
     /// (e.g. `.tiff` for a NEF whose vendor structures are out of reach). A hint naming this
-    /// type is accepted when detection stops at that node (FORMATS.md section 2, rule 2).
+    /// type is accepted when detection stops at that node (hint rule 2).
     let family: ImageType?
     /// No rule produces this type: the bytes cannot tell it from its detection family, and only a
     /// hint names it (hint rule 2).
@@ -137,7 +137,7 @@ extension ImageType {
         case .jng: return D("org.libpng.jng", [.image], ext: ["jng"], mime: ["image/x-jng"], "JNG image")
         case .macPaint: return D("com.apple.macpaint-image", [.image], ext: ["pntg", "mac"], mime: ["image/x-macpaint"], "MacPaint image")
         case .djvu: return D("org.djvu.djvu", [.image], ext: ["djvu", "djv"], mime: ["image/vnd.djvu"], "DjVu document")
-        // Formats ImageIO reads that FORMATS.md section 1 lacks, and the long tail (issue 13).
+        // Formats ImageIO reads beyond the first catalog, and the long tail (issue 13).
         case .appleATX: return D("com.apple.atx", [.image], ext: ["atx"], "Apple ATX texture")
         case .flashPix: return D("com.kodak.flashpix-image", [.image], ext: ["fpx", "fpix"], mime: ["image/vnd.fpx", "image/x-fpx"], "FlashPix image")
         case .photoCD: return D("com.kodak.photocd", [.image], ext: ["pcd"], mime: ["image/x-photo-cd"], "Kodak Photo CD image")
@@ -225,7 +225,7 @@ extension ImageType {
         case .x3f: return D("com.sigma.x3f-raw-image", [.cameraRawImage], ext: ["x3f"], mime: ["image/x-sigma-x3f"], "Sigma X3F raw image")
         case .mef: return D("com.mamiya.mef-raw-image", [.cameraRawImage], ext: ["mef"], mime: ["image/x-mamiya-mef"], "Mamiya MEF raw image", family: .tiff)
         case .rwz: return D("com.rawzor.rwz-raw-image", [.cameraRawImage], ext: ["rwz"], mime: ["image/x-rawzor"], "Rawzor compressed raw image")
-        // Camera RAW identifiers ImageIO declares beyond FORMATS.md section 1 (issue 13). A Canon
+        // Camera RAW identifiers ImageIO declares beyond the first catalog (issue 13). A Canon
         // TIFF RAW and a Sony AXR are, byte for byte, a Canon TIFF and an ARW: only a hint names
         // them. Olympus's OR and SR identifiers are read by ImageIO as ORF; which header says
         // which is not documented, so detection answers ORF and only a hint names them.
@@ -242,7 +242,7 @@ extension ImageType {
         case .quickTime: return D("com.apple.quicktime-movie", [.movie], ext: ["mov", "qt"], mime: ["video/quicktime"], "QuickTime movie")
         case .threeGPP: return D("public.3gpp", [.movie], ext: ["3gp", "3g2"], mime: ["video/3gpp"], "3GPP movie")
         case .mj2: return D("org.iso.mj2", [.movie], ext: ["mj2"], mime: ["video/mj2"], "Motion JPEG 2000 movie")
-        case .crm: return D("com.canon.crm-movie", [.movie], ext: ["crm"], mime: ["video/x-canon-crm"], "Canon CRM movie")
+        case .crm: return D("com.canon.crm-movie", [.movie], ext: ["crm"], mime: ["video/x-canon-crm"], "Canon CRM movie", family: .cr3)
         case .webM: return D("org.webmproject.webm", [.movie], ext: ["webm"], mime: ["video/webm"], "WebM movie")
         case .matroska: return D("org.matroska.mkv", [.movie], ext: ["mkv"], mime: ["video/x-matroska"], "Matroska movie")
         case .avi: return D("public.avi", [.movie], ext: ["avi"], mime: ["video/x-msvideo"], "AVI movie")

@@ -60,7 +60,7 @@ struct DetectionTests {
         #expect(!sniff(minimalPNG).isAnimated)
     }
 
-    /// Text that only looks like magic is text (FORMATS.md; issue 3).
+    /// Text that only looks like magic is text (issue 3).
     @Test(arguments: ["GIF8 is the start of a GIF file.\n", "GIF89a is a version of GIF, see below.\n",
                       "P1 means priority one\n", "P6 is the binary pixmap\n", "8BPS notes for the meeting\n",
                       "%!PS in a sentence is not PostScript\n", "BM is a text\n",
@@ -142,7 +142,7 @@ struct DetectionTests {
         #expect(sniff(ftyp("mif1", ["mif1"]), hint: "heic").confidence == .hinted)
     }
 
-    /// FORMATS.md section 2.
+    /// The hint rules (HowHintsWork).
     @Test func hintRules() {
         // Rule 1: conclusive content wins, the mislabelled JPEG is a JPEG.
         #expect(sniff(minimalJPEG, hint: "public.tiff").type == .jpeg)
@@ -242,5 +242,12 @@ struct RawStructureTests {
         #expect(sniff(canon("CanonCR3_001/01.09.00/00.00.00")).type == .cr3)
         #expect(sniff(canon("CanonCRM0001/02.09.00/00.00.00")).type == .crm)
         #expect(!sniff(canon("CanonCRM0001/02.09.00/00.00.00")).type.isImage)
+        // Cut before the CNCV string: the crx family node, which a hint settles (rule 2) and a
+        // hint outside the family does not.
+        let cut = Array(canon("CanonCR3_001/01.09.00/00.00.00").prefix(40))
+        #expect(sniff(cut).type == .cr3 && sniff(cut).confidence == .family)
+        #expect(sniff(cut, hint: "crm").type == .crm && sniff(cut, hint: "crm").confidence == .hinted)
+        #expect(sniff(cut, hint: "cr3").type == .cr3 && sniff(cut, hint: "cr3").confidence == .hinted)
+        #expect(sniff(cut, hint: "heic").confidence == .family, "a hint outside the family is ignored")
     }
 }

@@ -267,8 +267,9 @@ enum ISOBMFF {
             return .need(at + 12, fallback: nil)
         }
         if v.count < Budget.canonCompressorWindow && input.hasMore { return .need(Budget.canonCompressorWindow, fallback: nil) }
-        // No CNCV box in reach: a crx file of unknown kind. Not called an image.
-        return .hit(Hit(.data, .unknown))
+        // No CNCV box in reach (a file cut short, or written without it): a crx file, CR3 or CRM.
+        // The answer is the family node, so a hint (a `.cr3` or `.crm` name) settles it (rule 2).
+        return .hit(Hit(.cr3, .family))
     }
 
     /// QuickTime files written before `ftyp` existed start with `moov`, `mdat`, `wide`, `free` or `skip`.

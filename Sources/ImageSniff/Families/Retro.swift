@@ -117,13 +117,40 @@ enum Retro {
 
     /// DEGAS: a resolution word (0, 1, 2), sixteen palette words of 3 or 4 bits a channel, then
     /// 32,000 bytes of screen: the file is 32,034 bytes (32,066 with the animation tail).
+    /// DEGAS Elite's compressed files (PC1-PC3) set bit 15 of the resolution word; each scan line's
+    /// planes are PackBits-coded (a 40- or 80-byte plane line in 2 bytes at best, 1/128 more at
+    /// worst), and 32 bytes of animation data end the file.
     static func degas(_ input: Input) -> Step {
+        let total = input.totalLength
+        let uncompressed = total == 32_034 || total == 32_066
+        let compressedRange = (34 + 800 + 32)...(34 + 32_000 + 32_000 / 128 + 32)
+        guard uncompressed || compressedRange.contains(total) else { return .no }
         let v = input.view
-        guard input.totalLength == 32_034 || input.totalLength == 32_066 else { return .no }
         guard v.has(0, 34) else { return input.hasMore ? .need(34, fallback: nil) : .no }
-        guard let resolution = v.u16be(0), resolution <= 2 else { return .no }
+        guard let word = v.u16be(0) else { return .no }
+        let compressed = word & 0x8000 != 0
+        guard word & 0x7FFF <= 2, compressed || uncompressed else { return .no }
         for i in 0..<16 where (v.u16be(2 + 2 * i) ?? 0xFFFF) & 0xF000 != 0 { return .no }
+        if compressed && !degasRunsAreWellFormed(v, lineBytes: word & 0x7FFF == 0 ? 40 : 80, total: total) { return .no }
         return .hit(Hit(.degas, .likely))
+    }
+
+    /// Whether the PackBits runs of a compressed DEGAS file, as far as the view reaches, stay
+    /// within their plane lines (`lineBytes` each; a run never spans two) and, when they reach
+    /// the 32,000 bytes of a screen, end where the 32-byte animation tail begins.
+    private static func degasRunsAreWellFormed(_ v: ByteView, lineBytes: Int, total: Int) -> Bool {
+        var o = 34, decoded = 0
+        while decoded < 32_000, let control = v.u8(o) {
+            let run: Int
+            switch control {
+            case 0..<128: run = Int(control) + 1; o += 1 + run
+            case 128: o += 1; continue  // no operation
+            default: run = 257 - Int(control); o += 2
+            }
+            guard run <= lineBytes - decoded % lineBytes else { return false }
+            decoded += run
+        }
+        return decoded < 32_000 ? o <= total - 32 : o == total - 32
     }
 
     /// GEM IMG: version 1 or 2, a header of 8 or more words (an XIMG header says `XIMG`),
