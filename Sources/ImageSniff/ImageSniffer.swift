@@ -13,7 +13,7 @@ public enum ImageSniffer {
     ///     `Data`) are read in place.
     ///   - hint: what the caller believes the data is: an identifier (`"public.tiff"`), a filename
     ///     extension (`"nef"`, `".NEF"`) or a MIME type. It settles what the bytes cannot and never
-    ///     overrides what they say (FORMATS.md section 2).
+    ///     overrides what they say (see the HowHintsWork article).
     public static func detect<Bytes: Collection>(_ bytes: Bytes, hint: String? = nil) -> Detection where Bytes.Element == UInt8 {
         detect(prefix: bytes, totalLength: nil, hint: hint)
     }
@@ -124,7 +124,7 @@ public enum ImageSniffer {
         }
     }
 
-    /// Applies the hint rules (FORMATS.md section 2) to what the bytes said.
+    /// Applies the hint rules (see the HowHintsWork article) to what the bytes said.
     static func finish(_ hit: Hit, truncated: Bool, input: Input, hint: String?) -> Detection {
         let completeness: Detection.Completeness = truncated ? .truncated : .complete
         if let hint, hit.confidence == .family || hit.confidence == .unknown {

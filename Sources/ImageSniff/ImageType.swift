@@ -66,7 +66,7 @@ extension ImageType {
     }
 
     /// Whether this type is `node` or has it up its detection-family chain: the members a hint
-    /// may choose when detection stops at `node` (FORMATS.md section 2, rule 2).
+    /// may choose when detection stops at `node` (hint rule 2; see the HowHintsWork article).
     public func belongs(toFamily node: ImageType) -> Bool {
         self == node || detectionFamilyChain.contains(node)
     }

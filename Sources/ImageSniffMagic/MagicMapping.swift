@@ -20,8 +20,8 @@ public enum MagicMapping {
         case kindOfText
     }
 
-    /// Every MIME type libmagic 5.44 can print for an image, and those of the neighbours
-    /// (FORMATS.md 1.4), mapped to an identifier; `nil` = a format the catalog does not declare
+    /// Every MIME type libmagic 5.44 can print for an image, and those of the neighbours (formats
+    /// that are not images), mapped to an identifier; `nil` = a format the catalog does not declare
     /// (listed so that the table is visibly complete: a test checks every `image/*` string in
     /// the compiled database has a row). Checked after `refinements`; MIME types not listed fall
     /// back to `ImageType.types(mimeType:)`.
@@ -117,7 +117,7 @@ public enum MagicMapping {
         "image/x-wordperfect-graphics": "com.corel.wordperfect-graphics", "image/x-wpg": "com.corel.wordperfect-graphics",
         "image/x-xfig": "org.xfig.fig", "image/x.nifti": "gov.nih.nifti-image",
 
-        // Neighbours (FORMATS.md 1.4).
+        // Neighbours: formats that are not images.
         "video/mp4": "public.mpeg-4",
         "video/x-m4v": "public.mpeg-4",
         "video/quicktime": "com.apple.quicktime-movie",

@@ -13,24 +13,29 @@ struct CatalogTests {
         }
     }
 
-    /// Every identifier FORMATS.md section 1 names is in the catalog, with the same parents.
-    @Test func everyIdentifierOfFormatsSectionOneIsDeclared() throws {
-        let formats = Repository.root.deletingLastPathComponent().appendingPathComponent("shared/FORMATS.md")
-        guard let text = try? String(contentsOf: formats, encoding: .utf8) else {
-            // Outside the project's workspace the spec is not beside the repository.
-            return
+    /// The catalog keeps the project's type decisions (Fixtures/type-decisions.tsv): every
+    /// identifier declared, with the same direct parents, preferred extension and MIME type, and
+    /// no type declared without a decision.
+    @Test func catalogKeepsTheTypeDecisions() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/type-decisions.tsv")
+        let rows = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") && !$0.hasPrefix("identifier\t") }
+            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.count > 100)
+        let decided = Set(rows.compactMap(\.first))
+        for type in ImageType.allCases where !decided.contains(type.identifier) {
+            Issue.record("\(type.identifier) is declared without a row in type-decisions.tsv")
         }
-        let section = text.components(separatedBy: "## 2.").first ?? text
-        let pattern = try NSRegularExpression(pattern: "\\b(public|com|org|net|gov|info)\\.[a-z0-9.-]+[a-z0-9]")
-        let range = NSRange(section.startIndex..., in: section)
-        var named = Set<String>()
-        for match in pattern.matches(in: section, range: range) {
-            named.insert(String(section[Range(match.range, in: section)!]))
-        }
-        let exempt: Set<String> = ["public.text", "public.plain-text"]  // declared; listed together in one row
-        #expect(named.count > 100)
-        for identifier in named.subtracting(exempt) {
-            #expect(ImageType(identifier) != nil, "FORMATS.md names \(identifier), the catalog does not")
+        for row in rows {
+            try #require(row.count == 4, "malformed row \(row)")
+            guard let type = ImageType(row[0]) else {
+                Issue.record("\(row[0]) is decided but not declared")
+                continue
+            }
+            let parents = row[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(Set(type.parents.map(\.identifier)) == Set(parents), "\(row[0]) parents")
+            if !row[2].isEmpty { #expect(type.preferredFilenameExtension == row[2], "\(row[0]) extension") }
+            if !row[3].isEmpty { #expect(type.preferredMIMEType == row[3], "\(row[0]) MIME type") }
         }
     }
 

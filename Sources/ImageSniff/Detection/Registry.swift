@@ -1,8 +1,8 @@
 // Every family's rules. The detector tries the rules that share a first byte, and then the rules
 // whose evidence is elsewhere, strong signatures before heuristics (see `Rule.Strength`) and, within
-// a strength, in this order: so the magic-less formats of FORMATS.md come before the long tail's,
-// and text (a heuristic, registered last) ends the walk. A family file declares its rules next to
-// its checks; a new family file adds one entry here.
+// a strength, in this order (the FormatReference article lists the resulting dispatch); text (a
+// heuristic, registered last) ends the walk. A family file declares its rules next to its checks;
+// a new family file adds one entry here.
 
 enum Registry {
     static let rules: [Rule] = [

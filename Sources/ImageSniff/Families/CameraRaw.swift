@@ -137,7 +137,7 @@ enum CameraRaw {
         tags.rawCompressions != 0 || tags.hasCFAPhotometric || tags.hasCFAPattern
     }
 
-    /// Compression codes that only raw sensor data uses (FORMATS.md 3.4; ExifTool's Exif
+    /// Compression codes that only raw sensor data uses (the FormatReference article; ExifTool's Exif
     /// compression table), each as a flag: Sony ARW, packed raw, Samsung SRW (two), Kodak KDC,
     /// Nikon NEF, Kodak DCR, Pentax PEF, lossy DNG.
     static func rawCompressionBit(_ code: UInt32) -> UInt32? {
