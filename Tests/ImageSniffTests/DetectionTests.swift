@@ -224,6 +224,8 @@ struct RawStructureTests {
         #expect(sniff(bytes("FUJIFILMCCD-RAW 0201FF383501")).type == .raf)
         #expect(sniff(bytes("FOVb") + [0, 0, 3, 0] + [UInt8](repeating: 0, count: 20)).type == .x3f)
         #expect(sniff([0] + bytes("MRM") + [0, 0, 0, 8]).type == .mrw)
+        #expect(sniff([0] + bytes("MRI") + [8, 0, 0, 0, 0] + bytes("PRD") + [24, 0, 0, 0]).type == .mrw, "little-endian MRW")
+        #expect(sniff([0] + bytes("MRI") + [8, 0, 0, 0, 0] + bytes("XYZ") + [24, 0, 0, 0]).type == .data, "MRI needs a known block")
         #expect(sniff(bytes("rawzor") + [0, 1, 2]).type == .rwz)
         var rw2 = ByteBuilder(); rw2.ascii("IIU\0"); rw2.u32le(24); rw2.bytes += [0x88, 0xE7, 0x74, 0xD8]; rw2.zeros(12)
         rw2.u16le(1); rw2.u16le(0x010F); rw2.u16le(2); rw2.u32le(6); rw2.u32le(42); rw2.u32le(0); rw2.ascii("LEICA\0")

@@ -85,8 +85,15 @@ enum CameraRaw {
         return version >> 16 >= 1 && version >> 16 <= 5 ? .hit(Hit(.x3f)) : .no
     }
 
+    /// Minolta MRW: `\0MRM` (big-endian blocks), or the rare `\0MRI` (little-endian), which is
+    /// taken only with a known first block (`\0PRD`, `\0TTW`, `\0WBG`, `\0RIF`) at 8.
     static func mrw(_ input: Input) -> Step {
-        input.view.signature("\0MRM") ?? .hit(Hit(.mrw))
+        let v = input.view
+        guard v.signature("\0MRM") != nil else { return .hit(Hit(.mrw)) }
+        if let step = v.signature("\0MRI") { return step }
+        guard v.has(8, 4) else { return input.hasMore ? .need(12, fallback: nil) : .no }
+        let known = v.matches("\0PRD", at: 8) || v.matches("\0TTW", at: 8) || v.matches("\0WBG", at: 8) || v.matches("\0RIF", at: 8)
+        return known ? .hit(Hit(.mrw)) : .no
     }
 
     static func rwz(_ input: Input) -> Step {
