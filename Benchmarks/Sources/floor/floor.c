@@ -1,6 +1,6 @@
 // floor: the least work any content sniffer must do per file, to compare `imgsniff scan` with.
 //
-//   floor [--threads N] DIR...
+//   floor [--threads N] [--checked] DIR...
 //
 // Walks DIR recursively with opendir/readdir (d_type, no stat; DT_UNKNOWN falls back to
 // fstatat), and for each regular file: openat(dirfd, name) + pread 4 KiB + close. Nothing else:
@@ -9,6 +9,9 @@
 // With --threads N > 1 the directories found are shared among N pthreads through an atomic
 // index into a list built by a first, directory-only pass (the listing of file names is part of
 // each worker's timed work). Hidden names are skipped, as `imgsniff scan` does.
+// --checked adds the two calls `imgsniff scan` makes per file for safety (issue 15): fstatat
+// (AT_SYMLINK_NOFOLLOW) just before openat, refusing anything but a regular file, and fstat of
+// the open descriptor, which must be that same file, before the read.
 
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -51,9 +54,17 @@ static int is_reg(int dfd, struct dirent *e) {
     return fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 }
 
+static int checked = 0;
+
 static void sniff(int dfd, const char *name, unsigned char *buf, Counts *c) {
-    int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    struct stat before, after;
+    if (checked && (fstatat(dfd, name, &before, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(before.st_mode))) return;
+    int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (checked ? O_NOFOLLOW : 0));
     if (fd < 0) return;
+    if (checked && (fstat(fd, &after) != 0 || after.st_ino != before.st_ino || after.st_dev != before.st_dev)) {
+        close(fd);
+        return;
+    }
     ssize_t n = pread(fd, buf, PREFIX, 0);
     close(fd);
     if (n > 0) {
@@ -141,10 +152,11 @@ int main(int argc, char **argv) {
     int threads = 1, first = 1;
     for (; first < argc; first++) {
         if (strcmp(argv[first], "--threads") == 0 && first + 1 < argc) threads = atoi(argv[++first]);
+        else if (strcmp(argv[first], "--checked") == 0) checked = 1;
         else break;
     }
     if (first >= argc || threads < 1) {
-        fprintf(stderr, "usage: floor [--threads N] DIR...\n");
+        fprintf(stderr, "usage: floor [--threads N] [--checked] DIR...\n");
         return 64;
     }
     Counts total = {0};
