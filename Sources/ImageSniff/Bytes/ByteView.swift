@@ -121,6 +121,20 @@ struct ByteView {
         return nil
     }
 
+    /// A big-endian base-128 number at `offset` (7 bits a byte, high bit set: another byte
+    /// follows), as WBMP, BPG and FLIF write sizes; `offset` moves past it. Nil when the number is
+    /// cut by the view or longer than `maxBytes`.
+    func base128(at offset: inout Int, maxBytes: Int = 5) -> Int? {
+        var value = 0
+        for _ in 0..<maxBytes {
+            guard let b = u8(offset) else { return nil }
+            offset += 1
+            value = value << 7 | Int(b & 0x7F)
+            if b & 0x80 == 0 { return value }
+        }
+        return nil
+    }
+
     /// Whether every byte in `range` (which must exist) is `value`.
     func all(_ range: Range<Int>, equal value: UInt8) -> Bool {
         guard range.lowerBound >= 0, range.upperBound <= base.count else { return false }

@@ -220,17 +220,8 @@ enum Magicless {
     static func wbmpIsPlausible(_ v: ByteView, totalLength: Int) -> Bool {
         guard v.u8(0) == 0, v.u8(1) == 0 else { return false }
         var o = 2
-        func multiByte() -> Int? {
-            var value = 0
-            for _ in 0..<4 {
-                guard let b = v.u8(o) else { return nil }
-                o += 1
-                value = value << 7 | Int(b & 0x7F)
-                if b & 0x80 == 0 { return value }
-            }
-            return nil
-        }
-        guard let width = multiByte(), let height = multiByte(), width > 0, height > 0, width <= 65535, height <= 65535 else { return false }
+        guard let width = v.base128(at: &o, maxBytes: 4), let height = v.base128(at: &o, maxBytes: 4),
+              width > 0, height > 0, width <= 65535, height <= 65535 else { return false }
         return o + (width + 7) / 8 * height == totalLength
     }
 }

@@ -162,17 +162,7 @@ extension Codecs {
         let v = input.view
         guard let format = v.u8(4) else { return .need(16, partial: .unknown) }
         var o = 6
-        func ue7() -> Int? {
-            var value = 0
-            for _ in 0..<5 {
-                guard let b = v.u8(o) else { return nil }
-                o += 1
-                value = value << 7 | Int(b & 0x7F)
-                if b & 0x80 == 0 { return value }
-            }
-            return nil
-        }
-        guard let w = ue7(), let h = ue7() else { return .need(16, partial: .unknown) }
+        guard let w = v.base128(at: &o), let h = v.base128(at: &o) else { return .need(16, partial: .unknown) }
         return .done(ImageProperties(width: w, height: h, bitDepth: Int(format & 0x0F) + 8, colorModel: format >> 5 == 0 ? .gray : .rgb,
                                      hasAlpha: format & 0x10 != 0))
     }
@@ -183,22 +173,12 @@ extension Codecs {
         let v = input.view
         guard let kind = v.u8(4), let depth = v.u8(5) else { return .need(16, partial: .unknown) }
         var o = 6
-        func varint() -> Int? {
-            var value = 0
-            for _ in 0..<5 {
-                guard let b = v.u8(o) else { return nil }
-                o += 1
-                value = value << 7 | Int(b & 0x7F)
-                if b & 0x80 == 0 { return value }
-            }
-            return nil
-        }
-        guard let w = varint(), let h = varint() else { return .need(16, partial: .unknown) }
+        guard let w = v.base128(at: &o), let h = v.base128(at: &o) else { return .need(16, partial: .unknown) }
         let animated = kind >> 4 == 5 || kind >> 4 == 6
         let channels = Int(kind & 0x0F)
         var p = ImageProperties(width: w + 1, height: h + 1, bitDepth: depth == UInt8(ascii: "2") ? 16 : 8,
                                 colorModel: channels >= 3 ? .rgb : .gray, hasAlpha: channels == 4 || channels == 2)
-        if animated { p.frameCount = varint().map { $0 + 2 } } else { p.frameCount = 1 }
+        if animated { p.frameCount = v.base128(at: &o).map { $0 + 2 } } else { p.frameCount = 1 }
         return .done(p)
     }
 }
@@ -396,17 +376,7 @@ extension Magicless {
         PropertyReader([.wbmp], read: { input, _ in
             let v = input.view
             var o = 2
-            func multibyte() -> Int? {
-                var value = 0
-                for _ in 0..<5 {
-                    guard let b = v.u8(o) else { return nil }
-                    o += 1
-                    value = value << 7 | Int(b & 0x7F)
-                    if b & 0x80 == 0 { return value }
-                }
-                return nil
-            }
-            guard let w = multibyte(), let h = multibyte() else { return .need(12, partial: .unknown) }
+            guard let w = v.base128(at: &o), let h = v.base128(at: &o) else { return .need(12, partial: .unknown) }
             return .done(ImageProperties(width: w, height: h, bitDepth: 1, colorModel: .gray, hasAlpha: false, frameCount: 1))
         }),
         PropertyReader([.pict], read: { input, _ in
