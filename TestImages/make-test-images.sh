@@ -738,7 +738,7 @@ make longtail/vicar-imagemagick    gov.nasa.jpl.vicar no -- convert $S/rose.pgm 
 make longtail/cals-imagemagick     mil.cals.raster no -- convert $S/rose.pbm CALS:@OUT@
 make longtail/xcursor-xcursorgen   org.x.xcursor no -- bash -c "printf '32 0 0 $S/rose.png\n16 0 0 $S/thumb16.png\n' > $S/cursor.cfg && xcursorgen $S/cursor.cfg @OUT@"
 
-# ================================================================ Apple ImageIO identifiers that FORMATS.md lacks (RAW + ATX)
+# ================================================================ More Apple ImageIO identifiers (RAW + ATX)
 synth appleraw/canon-tif-raw-eos1d public.tiff no 'Canon TIFF RAW as written by the EOS-1D/1Ds (.TIF): plain TIFF header, Make Canon, Model "Canon EOS-1D", IFD0 CFA raw strip (layout assumed; hint-dependent)' -- "${SY[@]}" tiff-raw @OUT@ Canon 'Canon EOS-1D' 1 ifd0
 synth appleraw/sony-axr            com.sony.arw-raw-image no 'Sony .AXR: ARW layout (its bytes are an ARW: only a hint names com.sony.axr-raw-image) (Apple handles AXR in its Sony ARW plugin); Make SONY, SR2Private, SubIFD CFA raw (structure assumed; hint-dependent)' -- "${SY[@]}" sony @OUT@ ILCE-7M3 arw
 synth appleraw/leica-raw-dlux3     com.leica.raw-image no 'Leica .RAW (Panasonic-made D-LUX 3): "IIU" 00, IFD0 at 8, Panasonic raw tags, Make LEICA' -- "${SY[@]}" panasonic @OUT@ leica-raw
