@@ -130,6 +130,7 @@ S=.src
   for i in 1 2 3 4; do
     convert $S/rose.png -roll +$((i*8))+0 -strip "${NOPNGDATE[@]}" PNG24:$S/f$i.png
   done
+  convert -delay 20 -loop 0 $S/f1.png $S/f2.png $S/f3.png $S/anim.gif
   convert $S/rose.png $S/rose.ppm
   convert $S/rose.png $S/rose.pgm
   convert $S/rose.png -threshold 50% $S/rose.pbm
@@ -341,6 +342,8 @@ make jxl/container-cjxl            public.jpeg-xl no -- cjxl --quiet --container
 make jxl/jpeg-reconstruction       public.jpeg-xl no -- cjxl --quiet $S/rose.jpg @OUT@
 make jxl/ffmpeg-libjxl             public.jpeg-xl no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v libjxl "${BX[@]}" -f image2 -update 1 @OUT.jxl@
 make jxl/imagecodecs               public.jpeg-xl no -- "${PE[@]}" ic jpegxl $S/rose.png @OUT@
+make jxl/lossless-16bit            public.jpeg-xl no -- cjxl --quiet -d 0 $S/gray16.png @OUT@
+make jxl/animated-cjxl             public.jpeg-xl yes -- cjxl --quiet $S/anim.gif @OUT@
 make jxr/jxrencapp                 com.microsoft.jpeg-xr no -- JxrEncApp -i $S/rose.bmp -o @OUT.jxr@ -q 80
 make jxr/jxrencapp-lossless        com.microsoft.jpeg-xr no -- JxrEncApp -i $S/rose.bmp -o @OUT.jxr@ -q 1
 make jxr/imagecodecs-jxrlib        com.microsoft.jpeg-xr no -- "${PE[@]}" ic jpegxr $S/rose.png @OUT@

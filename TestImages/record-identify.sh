@@ -3,7 +3,7 @@
 # first line of `identify -format '%w %h %n'`), for the property tests to compare with when
 # identify is not installed: writes identify-sizes.tsv. Files identify cannot read, or reads only
 # with a coder prefix, are left out (identify picks coders by content or name; these files have no
-# name to go by).
+# name to go by). For JPEG XL, which ImageMagick 6 cannot read, libjxl's jxlinfo: jxlinfo.tsv.
 #
 #   bash TestImages/record-identify.sh
 set -euo pipefail
@@ -21,3 +21,25 @@ out=identify-sizes.tsv
     done
 } > "$out"
 echo "record-identify: $(($(wc -l < "$out") - 2)) files in $out" >&2
+
+# ImageMagick 6 has no JPEG XL coder: for JPEG XL, libjxl's jxlinfo is the reference (width,
+# height, bits per sample, still or animation): writes jxlinfo.tsv.
+if command -v jxlinfo >/dev/null; then
+    out=jxlinfo.tsv
+    {
+        printf '# jxlinfo (libjxl-tools %s): "JPEG XL image|animation, WxH, ..., N-bit ..." for each JPEG XL test image\n' \
+            "$(dpkg-query -W -f '${Version}' libjxl-tools 2>/dev/null || echo '?')"
+        printf 'file\twidth\theight\tbits\tanimation\n'
+        tail -n +2 manifest.tsv | awk -F'\t' '$2 == "public.jpeg-xl" {print $1}' | while IFS= read -r f; do
+            line=$(jxlinfo "$f" 2>/dev/null | grep -m1 -E '^JPEG XL (image|animation), ') || continue
+            kind=$(sed -E 's/^JPEG XL (image|animation), .*/\1/' <<<"$line")
+            size=$(sed -E 's/^JPEG XL [a-z]+, ([0-9]+)x([0-9]+),.*/\1 \2/' <<<"$line")
+            bits=$(grep -oE '[0-9]+-bit' <<<"$line" | head -1 | tr -d -c 0-9)
+            set -- $size
+            printf '%s\t%s\t%s\t%s\t%s\n' "$f" "$1" "$2" "$bits" "$([ "$kind" = animation ] && echo yes || echo no)"
+        done
+    } > "$out"
+    echo "record-identify: $(($(wc -l < "$out") - 2)) files in $out" >&2
+else
+    echo "record-identify: jxlinfo (libjxl-tools) is not installed; jxlinfo.tsv left as it is" >&2
+fi

@@ -78,6 +78,46 @@ struct PropertiesTests {
     }
 }
 
+/// JPEG XL against libjxl's jxlinfo (ImageMagick 6 has no JPEG XL coder): TestImages/jxlinfo.tsv,
+/// written by record-identify.sh.
+@Suite("JPEG XL properties against jxlinfo")
+struct JPEGXLPropertiesTests {
+    struct Row: Sendable, CustomStringConvertible {
+        let file: String, width: Int, height: Int, bits: Int, animation: Bool
+        var description: String { file }
+    }
+
+    static let rows: [Row] = {
+        guard let text = try? String(contentsOf: Repository.testImages.appendingPathComponent("jxlinfo.tsv"), encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard !line.hasPrefix("#"), !line.hasPrefix("file\t") else { return nil }
+            let c = line.split(separator: "\t").map(String.init)
+            guard c.count == 5, let w = Int(c[1]), let h = Int(c[2]), let b = Int(c[3]) else { return nil }
+            return Row(file: c[0], width: w, height: h, bits: b, animation: c[4] == "yes")
+        }
+    }()
+
+    /// Every JPEG XL test image is in the record (and the record names no other file).
+    @Test func recordCoversEveryJPEGXLImage() throws {
+        let images = Set(Manifest.entries.filter { $0.identifier == "public.jpeg-xl" }.map(\.file))
+        #expect(images.count >= 10)
+        #expect(Set(Self.rows.map(\.file)) == images, "TestImages/jxlinfo.tsv is stale: bash TestImages/record-identify.sh")
+    }
+
+    /// Size, bits per sample (read past the animation header when there is one), and still or
+    /// animated: the same as jxlinfo.
+    @Test(arguments: rows)
+    func agreesWithJxlinfo(_ row: Row) throws {
+        let url = Repository.testImages.appendingPathComponent(row.file)
+        let inspection = try ImageSniffer.inspect(fileAt: url.path)
+        let p = inspection.properties
+        #expect(p.width == row.width && p.height == row.height, "\(p.width.map(String.init) ?? "nil")x\(p.height.map(String.init) ?? "nil")")
+        #expect(p.bitDepth == row.bits)
+        #expect(inspection.detection.isAnimated == row.animation)
+        #expect(row.animation ? p.frameCount == nil : p.frameCount == 1, "frames: the header does not count an animation's frames")
+    }
+}
+
 @Suite("Image properties of hostile and hand-built headers")
 struct HostilePropertiesTests {
     /// A PNG signature and an IHDR chunk of the given size (CRC not checked by readers).

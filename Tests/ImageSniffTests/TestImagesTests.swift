@@ -53,7 +53,7 @@ struct TestImagesTests {
     @Test func everyFileIsInTheManifest() throws {
         let listed = Set(try Manifest.load().map(\.file))
         let scripts: Set<String> = ["manifest.tsv", "make-test-images.sh", "synthesize.py", "pyencode.py", "README.md",
-                                    "libmagic-disagreements.tsv", "libmagic-reasons.tsv", "file-report.tsv", "identify-sizes.tsv"]
+                                    "libmagic-disagreements.tsv", "libmagic-reasons.tsv", "file-report.tsv", "identify-sizes.tsv", "jxlinfo.tsv"]
         let root = Repository.testImages.path
         let walker = FileManager.default.enumerator(atPath: root)
         while let item = walker?.nextObject() as? String {

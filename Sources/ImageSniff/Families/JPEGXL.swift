@@ -41,13 +41,16 @@ struct CodestreamHeader {
     var height = 0
     var orientation = 1
     var animated = false
+    /// Bits per sample of the colour channels (32, 16 or 24 for floating point); nil when the
+    /// bits run out before the field. Reading it never makes the header invalid.
+    var bitDepth: Int?
 
     init?(_ bits: inout BitReader) {
         guard let (w, h) = CodestreamHeader.size(&bits) else { return nil }
         width = w
         height = h
         guard let allDefault = bits.bit() else { return nil }
-        if allDefault == 1 { return }
+        if allDefault == 1 { bitDepth = 8; return }
         guard let extraFields = bits.bit() else { return nil }
         if extraFields == 1 {
             guard let orientation = bits.read(3), let intrinsic = bits.bit() else { return nil }
@@ -58,6 +61,22 @@ struct CodestreamHeader {
             guard let animation = bits.bit() else { return nil }
             animated = animation == 1
         }
+        bitDepth = CodestreamHeader.bitDepth(&bits, afterAnimationHeader: animated)
+    }
+
+    /// ImageMetadata's bit depth, which follows the animation header when there is one (ticks
+    /// per second as a numerator and a denominator, the loop count, a timecode flag).
+    static func bitDepth(_ bits: inout BitReader, afterAnimationHeader animation: Bool) -> Int? {
+        if animation {
+            guard u32(&bits, [(100, 0), (1000, 0), (1, 10), (1, 30)]) != nil,
+                  u32(&bits, [(1, 0), (1001, 0), (1, 8), (1, 10)]) != nil,
+                  u32(&bits, [(0, 0), (0, 3), (0, 16), (0, 32)]) != nil,
+                  bits.bit() != nil else { return nil }
+        }
+        guard let floatingPoint = bits.bit() else { return nil }
+        let depths: [(offset: UInt32, bits: Int)] = floatingPoint == 1
+            ? [(32, 0), (16, 0), (24, 0), (1, 6)] : [(8, 0), (10, 0), (12, 0), (1, 6)]
+        return u32(&bits, depths).map(Int.init)
     }
 
     /// A `U32` field: a 2-bit selector picks one of four distributions (a constant, or an offset

@@ -104,8 +104,9 @@ extension JPEGXL {
         guard v.has(start, 2), v.equals(0xFF0A, length: 2, at: start) else { return .need(start + 64, partial: .unknown) }
         var reader = BitReader(v, from: start + 2)
         guard let header = CodestreamHeader(&reader) else { return .need(start + 128, partial: .unknown) }
-        var p = ImageProperties(width: header.width, height: header.height, orientation: header.orientation)
+        var p = ImageProperties(width: header.width, height: header.height, bitDepth: header.bitDepth, orientation: header.orientation)
         if !header.animated { p.frameCount = 1 }
+        if header.bitDepth == nil && reader.ranOut { return .need(start + 128, partial: p) }
         return .done(p)
     }
 }
