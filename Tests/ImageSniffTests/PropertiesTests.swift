@@ -5,7 +5,11 @@ import Testing
 /// One row of TestImages/identify-sizes.tsv: what ImageMagick's identify says of a test image.
 struct IdentifyRow: Sendable, CustomStringConvertible {
     let file: String, width: Int, height: Int, frames: Int, coder: String
+    /// Read with a coder prefix (`MTV:file`): identify does not know the format by its content.
+    let prefixed: Bool
     var description: String { file }
+    /// The operand identify was given.
+    var operand: String { prefixed ? "\(coder):\(file)" : file }
 
     static let rows: [IdentifyRow] = {
         guard let text = try? String(contentsOf: Repository.testImages.appendingPathComponent("identify-sizes.tsv"), encoding: .utf8) else { return [] }
@@ -13,7 +17,7 @@ struct IdentifyRow: Sendable, CustomStringConvertible {
             guard !line.hasPrefix("#"), !line.hasPrefix("file\t") else { return nil }
             let c = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard c.count >= 5, let w = Int(c[1]), let h = Int(c[2]), let n = Int(c[3]) else { return nil }
-            return IdentifyRow(file: c[0], width: w, height: h, frames: n, coder: c[4])
+            return IdentifyRow(file: c[0], width: w, height: h, frames: n, coder: c[4], prefixed: c.count > 5 && c[5] == "prefix")
         }
     }()
 }
@@ -40,7 +44,7 @@ struct PropertiesTests {
     }
 
     /// Every raster test image identify sizes has the same width and height here (and, for
-    /// animated GIF and WebP, the same number of frames); at least 95 % of them are sized.
+    /// GIF, WebP and MTV, the same number of frames); at least 95 % of them are sized.
     @Test func sizesAgreeWithIdentify() throws {
         var sized = 0, total = 0
         var unsized: [String] = []
@@ -50,7 +54,7 @@ struct PropertiesTests {
             guard let w = p.width, let h = p.height else { unsized.append("\(entry.file) (\(row.coder))"); continue }
             sized += 1
             #expect(w == row.width && h == row.height, "\(entry.file): \(w)x\(h), identify \(row.width)x\(row.height) (\(row.coder))")
-            if row.coder == "GIF" || row.coder == "WEBP" {
+            if ["GIF", "WEBP", "MTV"].contains(row.coder) {
                 #expect(p.frameCount == row.frames, "\(entry.file): \(p.frameCount.map(String.init) ?? "nil") frames, identify \(row.frames)")
             }
         }
@@ -64,7 +68,7 @@ struct PropertiesTests {
         for row in IdentifyRow.rows.prefix(400) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/identify")
-            process.arguments = ["-format", "%w %h %n %m\n", row.file]
+            process.arguments = ["-format", "%w %h %n %m\n", row.operand]
             process.currentDirectoryURL = Repository.testImages
             let pipe = Pipe()
             process.standardOutput = pipe

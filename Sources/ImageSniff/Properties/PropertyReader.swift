@@ -27,7 +27,7 @@ enum PropertyRegistry {
         JPEG.readers, PNG.readers, GIF.readers, RIFF.readers, TIFF.readers, ISOBMFF.readers, Bitmaps.readers,
         Editors.readers, JPEG2000.readers, JPEGXL.readers, JPEGXR.readers, Codecs.readers, Textures.readers,
         Film.readers, Netpbm.readers, Magicless.readers, Text.readers, Scientific.readers, Retro.readers,
-        Documents.readers, GraphicsSoftware.readers, Bilevel.readers,
+        Documents.readers, GraphicsSoftware.readers, Bilevel.readers, Devices.readers,
     ].flatMap { $0 }
 
     /// The reader of each type (the first that declares it).
