@@ -20,15 +20,22 @@ struct Rename: ParsableCommand {
           - an extension the catalog does not know (.md, .docx, .tgz) never gets a second one; \
         with --fix an image's is replaced;
           - unknown content is never renamed; other content (text, archives, media) only with \
-        --all-types; heuristic answers (TGA by size) only with --min-confidence likely.
-        An extension is a final .xyz of letters and digits with a letter: "report.2024" has none.
+        --all-types, and never a file conventionally named without an extension (Makefile, \
+        README, LICENSE) or an executable; heuristic answers (TGA by size) only with \
+        --min-confidence likely;
+          - backups and partial copies keep their names (x.png~, x.jpg.1, x., #x#), and nothing \
+        inside a version-control directory (.git, .hg, .svn, ...) is ever renamed;
+          - each name of a hard-linked file is a name of its own.
+        An extension is a final .xyz of 1 to 16 letters, digits, '_' or '-', with a letter: \
+        "report.2024" has none.
 
         Conflicts are found before anything moves: a name that exists (and that no rename of the \
         plan frees), or that two files would get, is skipped and reported, or with --on-conflict \
         suffix becomes name-1.ext, name-2.ext, ... Nothing is ever overwritten: renames are atomic \
         and no-clobber (renameat2 RENAME_NOREPLACE), relative to the file's directory; the file \
         under the new name is checked afterwards and put back if it is not the one planned. \
-        Symbolic links are never renamed or followed (-L is refused).
+        Symbolic links are never renamed, and those inside directories never followed (-L is \
+        refused); a link named on the command line leads to its directory, as with find -H.
 
         --apply writes a journal (JSON lines): each batch's intents reach the disk before its \
         renames, so --undo restores every name even after a crash or kill -9. Default journal: \
@@ -40,8 +47,8 @@ struct Rename: ParsableCommand {
         newest journal. Ctrl-C stops between renames and says how to undo.
 
         Exit status: 0 done (conflicts are reported, not errors); 1 some file could not be read \
-        or renamed, or some undo was refused; 2 the journal or the output could not be written; \
-        64 usage error; 130 interrupted.
+        or renamed, or some undo was refused (or lost in a damaged journal line); 2 the journal \
+        or the output could not be written; 64 usage error; 130 interrupted (143 by SIGTERM).
 
         Examples:
           imgsniff rename ~/recovered               # the plan; nothing changes

@@ -25,12 +25,14 @@ struct Scan: ParsableCommand {
 
         Traversal: hidden names inside directories are skipped unless --hidden; symbolic links \
         inside directories are skipped unless -L; paths given explicitly are always taken. FIFOs, \
-        sockets and devices are never opened (their record says what they are). Pseudo-file \
+        sockets and devices are never opened: their record says what they are (inside a \
+        directory they are listed as not read; named explicitly, they are an error). Pseudo-file \
         systems (/proc, /sys) are not entered unless --pseudo-filesystems.
 
         Exit status (as grep's): 0 when something was listed; 1 when nothing was; 2 when an \
         error occurred (a file or directory could not be read, an operand does not exist, output \
-        failed), unless --quiet found a match; 64 for usage errors; 130 when interrupted.
+        failed), unless --quiet found a match; 64 for usage errors; 130 when interrupted (143 \
+        by SIGTERM: 128 + the signal).
 
         Examples:
           imgsniff scan ~/Pictures
@@ -58,7 +60,7 @@ struct Scan: ParsableCommand {
     @Option(help: "Output format: table, ndjson, json or csv. Default: table on a terminal, ndjson otherwise.")
     var format: ScanFormat?
 
-    @Flag(help: "Write only the raw paths of the listed files, each followed by a NUL byte (for xargs -0).")
+    @Flag(help: "Write only the raw paths of the listed files that were read (no FIFOs, devices or failures), each followed by a NUL byte (for xargs -0).")
     var print0 = false
 
     @Flag(help: "Write only the counts per type (a JSON object with --format json or ndjson, CSV with --format csv).")

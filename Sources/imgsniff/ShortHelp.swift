@@ -36,7 +36,7 @@ enum ShortHelp {
 
     Output (a table on a terminal, NDJSON otherwise):
       --format table|ndjson|json|csv
-      --print0            only the raw paths of listed files, NUL-terminated
+      --print0            only the raw paths of listed files read, NUL-terminated
       --summary           only the counts per type
       -q, --quiet         nothing; exit status 0 when something matched
     Selection:
@@ -49,11 +49,13 @@ enum ShortHelp {
     Detection:
       --hint-from-extension    --cross-check (beside libmagic)    -j, --jobs N
 
-    Exit status: 0 something listed, 1 nothing listed, 2 an error, 64 usage.
+    Exit status: 0 something listed, 1 nothing listed, 2 an error, 64 usage,
+    130 interrupted (143 by SIGTERM).
 
     Examples:
       imgsniff scan --mismatches ~/Downloads
       imgsniff scan --only-images --print0 dir | xargs -0 ls -l
+      imgsniff scan --properties --min-pixels 100M uploads/
 
     imgsniff scan --help for every option and the record fields.
 
@@ -74,11 +76,12 @@ enum ShortHelp {
       --files-from FILE [-0]   --hidden   --max-depth N   -x   --exclude GLOB
 
     Exit status: 0 done, 1 some file not renamed or undo refused, 2 journal or
-    output failure, 64 usage, 130 interrupted.
+    output failure, 64 usage, 130 interrupted (143 by SIGTERM).
 
     Examples:
-      imgsniff rename ~/recovered
-      imgsniff rename --apply --fix ~/recovered && imgsniff rename --undo last
+      imgsniff rename ~/recovered                 # the plan
+      imgsniff rename --apply --fix ~/recovered   # do it (and fix wrong extensions)
+      imgsniff rename --undo last                 # changed your mind: revert it
 
     imgsniff rename --help for the rules and the journal.
 

@@ -218,6 +218,59 @@ struct RenameCLITests {
         #expect(T.snapshot(dir) == original)
     }
 
+    @Test("--apply does what the dry run showed when one rename takes the name another frees")
+    func chainedRenamesInOneBatch() throws {
+        let root = try T.scratch("chain")
+        defer { T.remove(root) }
+        let dir = root.appendingPathComponent("d")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for stem in ["b", "e", "k"] {
+            try T.write(Samples.jpeg + Array(stem.utf8), stem, in: dir)        // b -> b.jpg, once ...
+            try T.write(Samples.png + Array(stem.utf8), stem + ".jpg", in: dir) // ... b.jpg -> b.png frees it
+        }
+        let original = T.snapshot(dir)
+        let plan = rows(try rename(["--fix", "--format", "ndjson", dir.path], in: root))
+        #expect(plan.count == 6 && plan.values.allSatisfy { $0["action"] as? String == "rename" }, "\(plan)")
+        let journal = root.appendingPathComponent("j.jsonl").path
+        let run = try rename(["--apply", "--fix", "--format", "ndjson", "--journal", journal, dir.path], in: root)
+        #expect(run.status == 0, "\(run.stderr)")
+        let applied = rows(run)
+        for (name, row) in plan {
+            #expect(applied[name]?["action"] as? String == "renamed", "\(name): \(applied[name] ?? [:])")
+            #expect(applied[name]?["to"] as? String == row["to"] as? String)
+        }
+        #expect(Set(T.names(T.snapshot(dir))) == ["b.jpg", "b.png", "e.jpg", "e.png", "k.jpg", "k.png"])
+        #expect(try rename(["--undo", journal], in: root).status == 0)
+        #expect(T.snapshot(dir) == original)
+    }
+
+    @Test("hard links are names of their own; version-control directories are never entered; --all-types leaves Makefile and scripts alone")
+    func namesOfTheirOwn() throws {
+        let root = try T.scratch("names-own")
+        defer { T.remove(root) }
+        let dir = root.appendingPathComponent("d")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git/objects/ab"), withIntermediateDirectories: true)
+        try T.write(Samples.png, "one", in: dir)
+        #expect(link(dir.appendingPathComponent("one").path, dir.appendingPathComponent("two").path) == 0)
+        try T.write(Samples.png, "cdef01", in: dir.appendingPathComponent(".git/objects/ab"))
+        try T.write(Array("all:\n\techo hi\n".utf8), "Makefile", in: dir)
+        try T.write(Array("#!/bin/sh\necho hi\n".utf8), "build", in: dir)
+        chmod(dir.appendingPathComponent("build").path, 0o755)
+        try T.write(Array("just some words here\n".utf8), "notes", in: dir)
+        let plan = rows(try rename(["--hidden", "--all-types", "--min-confidence", "likely", "--format", "ndjson", dir.path], in: root))
+        #expect(plan["one"]?["action"] as? String == "rename" && plan["two"]?["action"] as? String == "rename", "\(plan)")
+        #expect(plan["cdef01"]?["action"] as? String == "skip")
+        #expect((plan["cdef01"]?["reason"] as? String)?.contains("version-control directory (.git)") == true)
+        #expect(plan["Makefile"]?["action"] as? String == "keep" && plan["build"]?["action"] as? String == "keep", "\(plan)")
+        #expect(plan["notes"]?["action"] as? String == "rename", "other text still gets .txt with --all-types")
+        let journal = root.appendingPathComponent("j.jsonl").path
+        #expect(try rename(["--apply", "--journal", journal, dir.path], in: root).status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("one.png").path))
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("two.png").path))
+        #expect(try rename(["--undo", journal], in: root).status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("two").path))
+    }
+
     @Test("undo refuses changed files and taken names, and says what differs")
     func undoRefuses() throws {
         let root = try T.scratch("refuse")

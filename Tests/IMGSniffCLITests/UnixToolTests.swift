@@ -98,6 +98,37 @@ struct UnixToolTests {
         #expect((summary["types"] as? [String: Any])?["public.png"] as? Int == 2, "\(summary)")
     }
 
+    /// A FIFO met inside a directory is listed as not read, not as an error: the summary, the
+    /// table and the exit status agree; --print0 gives only files that were read (a FIFO's path
+    /// would hang `xargs -0 cat`); an interrupted scan's summary says so.
+    @Test func specialFilesAreNotReadNotErrors() throws {
+        let tree = try ScratchTree()
+        try tree.file("d/a.png", pngBytes)
+        try tree.fifo("d/pipe")
+        let summary = try IMGSniffBinary.run(["scan", "--summary", "--format", "json", "d"], in: tree.root)
+        #expect(summary.status == 0, "\(summary.stderr)")
+        let counts = try #require(try JSONSerialization.jsonObject(with: summary.stdout) as? [String: Any])
+        #expect(counts["errors"] as? Int == 0 && counts["notRead"] as? Int == 1 && counts["interrupted"] as? Bool == false, "\(counts)")
+        #expect(Array(summary.stdout.suffix(2)) != [0x0A, 0x0A], "one line, no blank line after it")
+        let table = try IMGSniffBinary.run(["scan", "--format", "table", "d"], in: tree.root)
+        #expect(table.status == 0 && table.text.contains("not read: fifo") && !table.text.contains("error"), "\(table.text)")
+        let print0 = try IMGSniffBinary.run(["scan", "--print0", "d"], in: tree.root)
+        #expect(Array(print0.stdout) == Array("d/a.png".utf8) + [0], "\(print0.text)")
+        // Named explicitly, a FIFO is an error (file(1) and grep say so too).
+        #expect(try IMGSniffBinary.run(["scan", "d/pipe"], in: tree.root).status == 2)
+    }
+
+    /// Diagnostics never pass a name's control characters to the terminal (an escape sequence
+    /// that retitles it, a carriage return from a Windows list).
+    @Test func diagnosticsShowControlCharactersAsQuestionMarks() throws {
+        let tree = try ScratchTree()
+        let r = try IMGSniffBinary.run(["scan", "nope\u{1B}]0;pwned\u{07}", "x\r"], in: tree.root)
+        #expect(r.status == 2)
+        let err = r.stderr
+        #expect(err.contains("nope?]0;pwned?: no such file") && err.contains("x?: no such file"), "\(err)")
+        #expect(!err.unicodeScalars.contains { [0x1B, 0x0D, 0x07].contains($0.value) })
+    }
+
     /// Errors as file(1) says them: a broken symbolic link named explicitly, an empty file, a
     /// directory in a list.
     @Test func errorsAsFileSaysThem() throws {

@@ -31,6 +31,38 @@ struct RenameLogicTests {
         #expect(decide("photo.tiff", .jpeg) == .keep(.wrongExtension("tiff", names: .tiff)))
         #expect(decide("report.2024", .jpeg) == .rename(to: Array("report.2024.jpg".utf8), reason: .noExtension, suffixed: false))
         #expect(decide("x", .data, .unknown) == .keep(.unknownContent))
+        // Backups and partial copies: never a second extension.
+        for name in ["image.png~", "photo.jpg.1", "photo.", "IMG 1.JPG ", ".jpg", "#draft#"] {
+            #expect(decide(name, .png, fix: true) == .keep(.backupName), "\(name)")
+        }
+        #expect(decide(".face", .png) == .rename(to: Array(".face.png".utf8), reason: .noExtension, suffixed: false))
+        #expect(decide("scan.2", .png) == .rename(to: Array("scan.2.png".utf8), reason: .noExtension, suffixed: false))
+    }
+
+    @Test func versionControlAndConventionalNames() {
+        #expect(RenameRules.versionControlDirectory(in: Array("repo/.git/lfs/objects/4d/7a/4d7a21".utf8)) == ".git")
+        #expect(RenameRules.versionControlDirectory(in: Array("/home/u/.hg/store/x".utf8)) == ".hg")
+        #expect(RenameRules.versionControlDirectory(in: Array("repo/.github/logo".utf8)) == nil)
+        #expect(RenameRules.versionControlDirectory(in: Array("repo/.git".utf8)) == nil, "a file named .git is a name, not a directory on the way")
+        #expect(RenameRules.isConventionallyUnextended(Array("Makefile".utf8), permissions: 0o644))
+        #expect(RenameRules.isConventionallyUnextended(Array("LICENSE".utf8), permissions: 0o644))
+        #expect(RenameRules.isConventionallyUnextended(Array("build".utf8), permissions: 0o755), "executable")
+        #expect(!RenameRules.isConventionallyUnextended(Array("notes".utf8), permissions: 0o644))
+    }
+
+    /// An intent line damaged in the middle of a journal: undo cannot revert that rename, and says so.
+    @Test func damagedIntentIsLost() throws {
+        let dir = try Trees.scratch("journal-lost")
+        defer { Trees.remove(dir) }
+        let path = Array(dir.appendingPathComponent("j.jsonl").path.utf8)
+        let status = try FileDescriptor.currentDirectory.status(of: Array(dir.path.utf8), followSymlink: true)
+        let writer = try JournalWriter(path: path, header: JournalHeader(roots: [Array(dir.path.utf8)], argv: ["imgsniff", "rename"]))
+        let entries = (1...3).map { JournalEntry(n: $0, directory: Array(dir.path.utf8), from: Array("f\($0)".utf8), to: Array("f\($0).png".utf8), file: status) }
+        try writer.append([entries[0].encoded(), Array(entries[1].encoded().prefix(20)), entries[2].encoded()], sync: true)
+        try writer.done([1, 2, 3])
+        let read = try JournalContents(path: path)
+        #expect(read.entries.map(\.n) == [1, 3])
+        #expect(read.lostEntries == [2])
     }
 
     @Test func journalRoundTripAndResync() throws {
@@ -52,6 +84,7 @@ struct RenameLogicTests {
         #expect(read.entries[0] == entries[0], "non-UTF-8 directory bytes survive")
         #expect(read.done == [1, 2])
         #expect(read.damagedLines == [7])
+        #expect(read.lostEntries.isEmpty, "the torn entry 3 was recovered from its line")
         // Refused: writable by others; not a journal.
         chmod(dir.appendingPathComponent("j.jsonl").path, 0o620)
         #expect(throws: JournalError.self) { try JournalContents(path: path) }

@@ -51,9 +51,21 @@ public enum OutputFailure {
 
 /// One-line messages on standard error, written at once (unbuffered).
 public enum StandardError {
+    /// Writes a line (or lines: line feeds are kept). Other control characters (a file name's
+    /// escape sequences, a carriage return from a Windows list) are shown as `?`, as in the
+    /// table: they never reach the terminal.
     public static func line(_ text: String) {
-        var bytes = Array(text.utf8)
+        var bytes = Array(visible(text).utf8)
         bytes.append(0x0A)
         try? FileDescriptor.standardError.writeAll(bytes)
+    }
+
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
+    }
+
+    private static func isControl(_ s: Unicode.Scalar) -> Bool {
+        (s.value < 0x20 && s.value != 0x0A) || (0x7F...0x9F).contains(s.value)
     }
 }

@@ -296,6 +296,17 @@ public struct JournalContents: Sendable {
     /// Line numbers (1-based) that were damaged, with what was recovered from them.
     public var damagedLines: [Int] = []
 
+    /// Renames whose intent was in a damaged line: numbered (a later entry, or `done` advice,
+    /// shows they were made) but unreadable, so undo cannot revert them. Renames that failed
+    /// are not counted: nothing moved.
+    public var lostEntries: [Int] {
+        guard !damagedLines.isEmpty else { return [] }
+        let known = Set(entries.map(\.n))
+        let highest = max(entries.map(\.n).max() ?? 0, done.max() ?? 0)
+        guard highest > 0 else { return [] }
+        return (1...highest).filter { !known.contains($0) && !failed.contains($0) }
+    }
+
     /// The largest journal read.
     public static let maxSize = 1 << 30
 

@@ -42,6 +42,12 @@ public enum KeepReason: Sendable, Hashable {
     case wrongExtension(String, names: ImageType)
     /// The extension is not one the catalog knows: the file never gets a second one.
     case unknownExtension(String)
+    /// A backup's or a partial copy's name (`x.png~`, `x.jpg.1`, `x.`, `#x#`), or a hidden name
+    /// that is an extension (`.jpg`): what it says is for whoever made it, not an extension.
+    case backupName
+    /// With `--all-types`, a non-image whose name conventionally has no extension (`Makefile`,
+    /// `README`, `LICENSE`...) or that is executable (a script).
+    case conventionalName
 }
 
 /// Why a file cannot or must not be renamed.
@@ -50,8 +56,11 @@ public enum SkipReason: Sendable, Hashable {
     case conflict(String)
     /// A FIFO, socket or device (never opened), or a symbolic link (never renamed or followed).
     case notRegular(FileKind)
-    /// The same file reached twice.
+    /// The same name reached twice.
     case listedTwice
+    /// Inside a version-control directory (`.git`, `.hg`, `.svn`...): its objects are named by
+    /// hash, without extensions, on purpose.
+    case versionControl(String)
     /// The new name would be longer than NAME_MAX.
     case nameTooLong
     /// Not a name that can be renamed ("", ".", "..").
@@ -187,6 +196,8 @@ public struct RenamePlanItem: Sendable {
             case .typeHasNoExtension: return "\(what) has no filename extension"
             case .wrongExtension(let ext, let named): return "extension .\(ext) names \(named.identifier) but content is \(what) (--fix renames it)"
             case .unknownExtension(let ext): return "'.\(ext)' names no known type: never given a second extension"
+            case .backupName: return "a backup's or partial copy's name: never given an extension"
+            case .conventionalName: return "\(what) in a file conventionally named without an extension (or executable): never renamed"
             }
         case .skip(let reason):
             switch reason {
@@ -194,6 +205,7 @@ public struct RenamePlanItem: Sendable {
             case .notRegular(let kind):
                 return kind == .symlink ? "symbolic link: never renamed (nor renamed through)" : "\(kind.name): never opened or renamed"
             case .listedTwice: return "listed more than once; planned once"
+            case .versionControl(let dir): return "inside a version-control directory (\(dir)): never renamed"
             case .nameTooLong: return "the new name would be longer than \(NAME_MAX) bytes"
             case .badName: return "not a file name that can be renamed"
             case .cycle: return "the renames that would free its new name form a cycle"
@@ -231,10 +243,55 @@ public enum RenameRules {
         return false
     }
 
+    /// Directories whose files are named by their tools, never by their content.
+    public static let versionControlDirectories: Set<[UInt8]> = Set([".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", "CVS"].map { Array($0.utf8) })
+
+    /// The first version-control directory among a path's components (not its last), if any.
+    public static func versionControlDirectory(in path: [UInt8]) -> String? {
+        let components = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+        for component in components.dropLast() where versionControlDirectories.contains(Array(component)) {
+            return String(decoding: component, as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// Names that are not a stem and an extension, though they may hold one: an editor's backup
+    /// (`x.png~`, `#x#`), a download's or a rotation's copy (`x.jpg.1`), a name ending in a dot or
+    /// a space, a hidden name that is a known extension (`.jpg`).
+    public static func isBackupName(_ name: [UInt8]) -> Bool {
+        guard let last = name.last else { return false }
+        if last == UInt8(ascii: "~") || last == UInt8(ascii: ".") || last == UInt8(ascii: " ") { return true }
+        if name.count > 2, name.first == UInt8(ascii: "#"), last == UInt8(ascii: "#") { return true }
+        if name.first == UInt8(ascii: "."), name.dropFirst().firstIndex(of: UInt8(ascii: ".")) == nil,
+           !ImageType.types(filenameExtension: String(decoding: name.dropFirst(), as: UTF8.self)).isEmpty {
+            return true
+        }
+        // `stem.ext.N`: digits after a known extension.
+        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot + 1 < name.count,
+           name[(dot + 1)...].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+           let inner = fileExtension(of: Array(name[..<dot])), !ImageType.types(filenameExtension: inner.text).isEmpty {
+            return true
+        }
+        return false
+    }
+
+    /// Files whose names conventionally have no extension.
+    static let conventionalNames: Set<[UInt8]> = Set([
+        "makefile", "gnumakefile", "dockerfile", "containerfile", "vagrantfile", "gemfile", "rakefile", "procfile",
+        "jenkinsfile", "brewfile", "podfile", "readme", "license", "licence", "copying", "authors", "contributors",
+        "changelog", "changes", "news", "install", "thanks", "todo", "notice", "version", "configure", "codeowners",
+    ].map { Array($0.utf8) })
+
+    /// Whether `--all-types` leaves a non-image alone for its name or its mode.
+    public static func isConventionallyUnextended(_ name: [UInt8], permissions: UInt32) -> Bool {
+        permissions & 0o111 != 0 || conventionalNames.contains(RenamePlanner.folded(name))
+    }
+
     /// What the rules say for one name and detection.
     public static func decide(name: [UInt8], detection: Detection, policy: RenamePolicy) -> RenameDisposition {
         let type = detection.type
         if detection.isUnknown || type == .data { return .keep(.unknownContent) }
+        if isBackupName(name) { return .keep(.backupName) }
         let current = fileExtension(of: name)
         // An extension the catalog does not know (.md, .docx, .tgz): never a second extension;
         // with --fix, an image's is replaced.
@@ -271,7 +328,13 @@ public struct RenamePlanner {
     /// another frees comes after it.
     public private(set) var order: [Int] = []
     private let sniffer = FileSniffer()
-    private var seen: Set<[UInt64]> = []
+    private var seen: Set<SeenName> = []
+
+    private struct SeenName: Hashable {
+        let device: UInt64
+        let directory: UInt64
+        let name: [UInt8]
+    }
 
     public init(policy: RenamePolicy) { self.policy = policy }
 
@@ -294,6 +357,10 @@ public struct RenamePlanner {
             return
         }
         if name.isEmpty || name == [46] || name == [46, 46] || name.contains(UInt8(ascii: "/")) { return }
+        if let vcs = RenameRules.versionControlDirectory(in: entry.path) {
+            item.disposition = .skip(.versionControl(vcs))
+            return
+        }
         if let parent = entry.parent {
             plan(&item, in: parent.fd)
         } else {
@@ -321,7 +388,9 @@ public struct RenamePlanner {
             return
         }
         item.file = status
-        if !seen.insert([status.device, status.inode, item.directory?.inode ?? 0]).inserted {
+        // The same name reached twice (an operand given twice, `d/x` and `d/./x`). Another name of
+        // the same file (a hard link) is a name of its own, renamed on its own.
+        if !seen.insert(SeenName(device: status.device, directory: item.directory?.inode ?? 0, name: item.name)).inserted {
             item.disposition = .skip(.listedTwice)
             return
         }
@@ -334,6 +403,10 @@ public struct RenamePlanner {
             return
         }
         item.disposition = RenameRules.decide(name: item.name, detection: item.detection!, policy: policy)
+        if case .rename = item.disposition, !item.detection!.type.isImage,
+           RenameRules.isConventionallyUnextended(item.name, permissions: status.permissions) {
+            item.disposition = .keep(.conventionalName)
+        }
         if let target = item.target, target.count > Int(NAME_MAX) { item.disposition = .skip(.nameTooLong) }
     }
 

@@ -195,6 +195,11 @@ public enum RenameRun {
             StandardError.line("imgsniff rename: damaged journal line(s) \(contents.damagedLines.map(String.init).joined(separator: ", ")) "
                                + "(a crash can cut the last line short); complete records in them were recovered")
         }
+        let lost = contents.lostEntries
+        if !lost.isEmpty {
+            StandardError.line("imgsniff rename: the record of rename\(lost.count == 1 ? "" : "s") \(lost.map { "#\($0)" }.joined(separator: ", ")) "
+                               + "was in a damaged line: \(lost.count == 1 ? "it is" : "they are") not undone (look for the new name by hand)")
+        }
         let outcomes = RenameUndo.undo(contents, hooks: hooks)
         switch format {
         case .ndjson:
@@ -227,7 +232,8 @@ public enum RenameRun {
         }
         let count = { (s: UndoOutcome.Status) in outcomes.filter { $0.status == s }.count }
         let text = "\(count(.undone)) undone, \(count(.alreadyUndone)) already undone, "
-            + "\(count(.nothingToDo)) with nothing to do, \(count(.refused)) refused."
+            + "\(count(.nothingToDo)) with nothing to do, \(count(.refused)) refused"
+            + (lost.isEmpty ? "." : ", \(lost.count) lost in damaged lines.")
         if format == .table { output.write(text + "\n") } else { output.flush(); StandardError.line(text) }
         output.flush()
         if let failure = output.failure {
@@ -235,7 +241,7 @@ public enum RenameRun {
             if let message { StandardError.line(message) }
             return status
         }
-        return outcomes.contains { $0.status == .refused } ? ExitStatus.noMatch : ExitStatus.success
+        return outcomes.contains { $0.status == .refused } || !lost.isEmpty ? ExitStatus.noMatch : ExitStatus.success
     }
 }
 

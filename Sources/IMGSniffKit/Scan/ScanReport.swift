@@ -10,8 +10,13 @@ public struct ScanSummary: Sendable {
     public var listed = 0
     public var unknown = 0
     public var empty = 0
+    /// Files that could not be read (the exit status is then 2).
     public var errors = 0
+    /// FIFOs, devices and sockets met inside directories: listed, never opened, not errors.
+    public var notRead = 0
     public var mismatches = 0
+    /// Ctrl-C or SIGTERM stopped the scan before the end.
+    public var interrupted = false
     public var perType: [ImageType: Int] = [:]
     public var crossCheck = CrossCheckSummary()
 
@@ -27,8 +32,10 @@ public struct ScanSummary: Sendable {
                 perType[d.type, default: 0] += 1
             }
             if r.extensionMatches == false { mismatches += 1 }
-        } else {
+        } else if r.isFailure {
             errors += 1
+        } else {
+            notRead += 1
         }
         switch r.crossCheck {
         case .compared(let result)?: crossCheck.add(result)
@@ -50,11 +57,13 @@ public struct ScanSummary: Sendable {
         if empty > 0 { table.append(["  \(empty)", "public.data", "empty"]) }
         if mismatches > 0 { table.append(["  \(mismatches)", "extension mismatch\(mismatches == 1 ? "" : "es")"]) }
         if errors > 0 { table.append(["  \(errors)", "error\(errors == 1 ? "" : "s")"]) }
+        if notRead > 0 { table.append(["  \(notRead)", "not read (FIFOs, devices, sockets)"]) }
         out += table.render().split(separator: "\n").map(String.init)
         if crossCheck.total + crossCheck.errors > 0 {
             out.append("")
             out += crossCheck.report(pairLimit: 10).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
+        if interrupted { out.append("interrupted: the scan stopped before the end") }
         return out
     }
 
@@ -80,6 +89,9 @@ public struct ScanSummary: Sendable {
         out.append(decimal: mismatches)
         out.append(static: ",\"errors\":")
         out.append(decimal: errors)
+        out.append(static: ",\"notRead\":")
+        out.append(decimal: notRead)
+        out.append(static: interrupted ? ",\"interrupted\":true" : ",\"interrupted\":false")
         if crossCheck.total + crossCheck.errors > 0 {
             out.append(static: ",\"libmagic\":{")
             for (i, verdict) in Verdict.allCases.enumerated() {
@@ -103,6 +115,8 @@ public struct ScanSummary: Sendable {
         if unknown > 0 { out += CSV.row(["public.data", "unknown", String(unknown)]) }
         if empty > 0 { out += CSV.row(["public.data", "empty", String(empty)]) }
         if errors > 0 { out += CSV.row(["", "errors", String(errors)]) }
+        if notRead > 0 { out += CSV.row(["", "not read", String(notRead)]) }
+        if interrupted { out += CSV.row(["", "interrupted", "1"]) }
         return out
     }
 }
@@ -136,7 +150,7 @@ public struct ScanTable {
                       d.type.preferredFilenameExtension ?? "-", flags.joined(separator: ",")]
             styles += [d.isUnknown ? .unknown : d.type.isImage ? .image : .other, nil, nil, mismatch ? .warning : nil]
         } else {
-            cells += [r.problem.map { "error: " + $0.message } ?? "error", "-", "-", ""]
+            cells += [r.problem.map { (r.isFailure ? "error: " : "not read: ") + $0.message } ?? "error", "-", "-", ""]
             styles += [.error, nil, nil, nil]
         }
         if properties {

@@ -128,6 +128,8 @@ public enum ScanRun {
                         summary.count(record)
                         if options.quiet { return false }
                         if options.print0 {
+                            // Files that were read: not a FIFO, a device or a file that failed.
+                            guard record.detection != nil else { continue }
                             output.write(record.path)
                             output.write([0])
                         } else if !options.summaryOnly {
@@ -145,9 +147,10 @@ public enum ScanRun {
             errors = true
         }
         if streaming && options.format == .json { output.write(written == 0 ? "]\n" : "\n]\n") }
+        summary.interrupted = Interrupt.requested
         if options.summaryOnly {
             switch options.format {
-            case .json, .ndjson: output.write(summary.json() + [UInt8(ascii: "\n")])
+            case .json, .ndjson: output.write(summary.json())
             case .csv: output.write(summary.csv())
             case .table: output.write(summary.lines(filtered: settings.filter.isActive).joined(separator: "\n") + "\n")
             }
