@@ -119,8 +119,9 @@ struct TestImagesCrossCheckTests {
             (.libmagicUnknown, "libmagic unknown (no test for the format in 5.44)"), (.oursUnknown, "ours unknown"),
         ]
         var section = """
-            Over the \(total) files of TestImages (`imgsniff scan --cross-check --format ndjson TestImages`; the \
-            test suite checks the same, file by file, and generates this section):
+            Over the \(total) test images of TestImages' manifest (`imgsniff scan --cross-check --format ndjson \
+            TestImages` gives the same verdicts for them, and also scans the folder's README, tables and scripts; \
+            the test suite checks them file by file and generates this section):
 
             | verdict (ours vs libmagic 5.44) | files |
             |---|---|
