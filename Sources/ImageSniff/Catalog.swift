@@ -122,7 +122,7 @@ extension ImageType {
         case .qoi: return D("org.qoiformat.qoi-image", [.image], ext: ["qoi"], mime: ["image/qoi"], "QOI image")
         case .fits: return D("gov.nasa.fits-image", [.image], ext: ["fits", "fit", "fts"], mime: ["image/fits", "application/fits"], "FITS image")
         case .dicom: return D("org.nema.dicom", [.image], ext: ["dcm", "dicom"], mime: ["application/dicom"], "DICOM image")
-        case .svg: return D("public.svg-image", [.image], ext: ["svg"], mime: ["image/svg+xml"], "SVG image")
+        case .svg: return D("public.svg-image", [.image], ext: ["svg", "svgz"], mime: ["image/svg+xml"], "SVG image")
         case .wbmp: return D("org.openmobilealliance.wbmp-image", [.image], ext: ["wbmp"], mime: ["image/vnd.wap.wbmp"], "wireless bitmap image")
         case .sunRaster: return D("com.sun.raster-image", [.image], ext: ["ras", "sun"], mime: ["image/x-sun-raster"], "Sun raster image")
         case .dpx: return D("org.smpte.dpx-image", [.image], ext: ["dpx"], mime: ["image/x-dpx"], "DPX image")

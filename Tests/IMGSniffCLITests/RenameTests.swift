@@ -271,6 +271,23 @@ struct RenameCLITests {
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("two").path))
     }
 
+    @Test("compressed SVG gets .svgz, plain SVG .svg; an .svgz name fits")
+    func compressedSVG() throws {
+        let root = try T.scratch("svgz")
+        defer { T.remove(root) }
+        let dir = root.appendingPathComponent("d")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let svgz = try #require(FileManager.default.contents(atPath: Repository.testImages.appendingPathComponent("svg/svgz-gzip").path))
+        let svg = try #require(FileManager.default.contents(atPath: Repository.testImages.appendingPathComponent("svg/bare-svg").path))
+        try T.write(Array(svgz), "drawing", in: dir)
+        try T.write(Array(svgz), "kept.svgz", in: dir)
+        try T.write(Array(svg), "plain", in: dir)
+        let plan = rows(try rename(["--format", "ndjson", dir.path], in: root))
+        #expect((plan["drawing"]?["to"] as? String)?.hasSuffix("/drawing.svgz") == true, "\(plan)")
+        #expect(plan["kept.svgz"]?["action"] as? String == "keep")
+        #expect((plan["plain"]?["to"] as? String)?.hasSuffix("/plain.svg") == true)
+    }
+
     @Test("undo refuses changed files and taken names, and says what differs")
     func undoRefuses() throws {
         let root = try T.scratch("refuse")

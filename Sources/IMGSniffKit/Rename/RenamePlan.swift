@@ -407,6 +407,11 @@ public struct RenamePlanner {
            RenameRules.isConventionallyUnextended(item.name, permissions: status.permissions) {
             item.disposition = .keep(.conventionalName)
         }
+        // Compressed SVG is named .svgz: browsers and libraries open a .svg as text.
+        if case .rename(let to, let reason, let suffixed) = item.disposition, item.detection!.type == .svg,
+           RenamePlanner.startsWithGzip(item.name, in: directory) {
+            item.disposition = .rename(to: to + [policy.upperCase ? UInt8(ascii: "Z") : UInt8(ascii: "z")], reason: reason, suffixed: suffixed)
+        }
         if let target = item.target, target.count > Int(NAME_MAX) { item.disposition = .skip(.nameTooLong) }
     }
 
@@ -501,6 +506,15 @@ public struct RenamePlanner {
         }
         for i in indices { _ = visit(i) }
         return sequence
+    }
+
+    /// Whether the file begins with the gzip signature (`1F 8B`), read without following a link.
+    static func startsWithGzip(_ name: [UInt8], in directory: FileDescriptor) -> Bool {
+        guard let fd = try? FileDescriptor.open(name, relativeTo: directory, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return false }
+        defer { fd.close() }
+        var magic: (UInt8, UInt8) = (0, 0)
+        let n = withUnsafeMutableBytes(of: &magic) { (try? fd.read(into: $0, atOffset: 0)) ?? 0 }
+        return n == 2 && magic.0 == 0x1F && magic.1 == 0x8B
     }
 
     /// A name with ASCII letters lower-cased.
