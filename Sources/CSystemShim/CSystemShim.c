@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 #include "CSystemShim.h"
 #include <errno.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -86,6 +88,16 @@ int imgsniff_interrupt_record(int signal) {
 
 int imgsniff_interrupt_signal(void) {
     return atomic_load_explicit(&interrupt_signal, memory_order_relaxed);
+}
+
+int imgsniff_install_interrupt_handler(void (*handler)(int)) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  /* no SA_RESTART */
+    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    return sigaction(SIGTERM, &action, NULL);
 }
 
 int imgsniff_available_processors(void) {

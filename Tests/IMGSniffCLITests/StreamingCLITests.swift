@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `imgsniff scan -` on pipes: read as the bytes come, only until the answer is decided.
 @Suite("imgsniff scan - (standard input as a stream)")
@@ -18,6 +21,27 @@ struct StreamingCLITests {
         let record = try #require(try parseNDJSON(r).first)
         #expect(record["uti"] as? String == "public.plain-text")
         #expect(record["path"] as? String == "-")
+    }
+
+    /// Ctrl-C while standard input is an idle pipe stops the scan at once (the read is not
+    /// restarted after the signal), with status 130, as `cat` would stop.
+    @Test("Ctrl-C on an idle pipe ends the scan at once")
+    func interruptOnIdlePipe() throws {
+        // Standard input: a FIFO the test holds open for writing and never writes to.
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-idle-\(UUID().uuidString)")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(at: fifo) }
+        let writer = open(fifo.path, O_RDWR)
+        #expect(writer >= 0)
+        defer { close(writer) }
+        let running = try IMGSniffBinary.start(["scan", "-"], stdin: fifo)
+        usleep(500_000)
+        kill(running.process.processIdentifier, SIGINT)
+        let r = try running.finish(timeout: 20)
+        #expect(!r.timedOut, "the read waited for the pipe after Ctrl-C")
+        #expect(r.status == 130, "\(r.stderr)")
+        let record = try #require(try parseNDJSON(r).first)
+        #expect((record["error"] as? [String: Any])?["code"] as? String == "EINTR")
     }
 
     @Test("a PNG signature followed by endless noise is answered without reading on")

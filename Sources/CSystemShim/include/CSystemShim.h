@@ -33,4 +33,8 @@ int imgsniff_interrupt_record(int signal);
 /* The signal recorded by imgsniff_interrupt_record, or 0. */
 int imgsniff_interrupt_signal(void);
 
+/* Installs `handler` for SIGINT and SIGTERM without SA_RESTART: a read blocked on an idle pipe
+ * returns EINTR, so that the run can stop (other calls retry on EINTR). 0 on success. */
+int imgsniff_install_interrupt_handler(void (*handler)(int));
+
 #endif

@@ -31,7 +31,7 @@ public enum StandardInput {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var ended = false
         while sniffer.wantsMoreData {
-            let n = try chunk.withMutableBytes { (raw) throws(Errno) -> Int in try stdin.read(into: raw) }
+            let n = try chunk.withMutableBytes { (raw) throws(Errno) -> Int in try stdin.readUnlessInterrupted(into: raw) }
             if n == 0 {
                 ended = true
                 break

@@ -57,6 +57,10 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
         case EXDEV: return "EXDEV"
         case EROFS: return "EROFS"
         case EBUSY: return "EBUSY"
+        case EINTR: return "EINTR"
+        case ENXIO: return "ENXIO"
+        case EFBIG: return "EFBIG"
+        case EOVERFLOW: return "EOVERFLOW"
         default: return "E\(rawValue)"
         }
     }

@@ -46,6 +46,18 @@ public struct FileDescriptor: Sendable, Hashable {
         return try retryingOnInterrupt { Glibc_read(rawValue, base, buffer.count) }
     }
 
+    /// One `read` that stops (throwing EINTR) when a signal asked the run to stop: standard input
+    /// may be a pipe that stays idle for ever (`sleep 1000 | imgsniff scan -`).
+    public func readUnlessInterrupted(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let n = Glibc_read(rawValue, base, buffer.count)
+            if n >= 0 { return n }
+            let e = errno
+            if e != EINTR || Interrupt.requested { throw Errno(e) }
+        }
+    }
+
     /// Reads until `buffer` is full or the end: returns how many bytes it holds.
     public func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         var done = 0

@@ -4,9 +4,10 @@ import CSystemShim
 /// cleanly (a rename run finishes the rename in hand, writes its journal, and says how to undo).
 public enum Interrupt {
     /// Installs the handlers; the first signal sets the flag, a second one ends the process.
+    /// Calls are not restarted after the signal: they retry on EINTR (`retryingOnInterrupt`),
+    /// except a read that waits on an idle pipe (`FileDescriptor.readUnlessInterrupted`).
     public static func install() {
-        signal(SIGINT, interruptHandler)
-        signal(SIGTERM, interruptHandler)
+        _ = imgsniff_install_interrupt_handler(interruptHandler)
         // A parent may have blocked them (some process launchers do): take them.
         var set = sigset_t()
         sigemptyset(&set)
