@@ -387,6 +387,7 @@ make heif/avcs-ffmpeg-brand-avcs   public.avcs yes -- "${FF[@]}" -f lavfi -i tes
 make heif/heifs-ffmpeg-brand-msf1  public.heifs yes -- "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=5:duration=0.6 -c:v libx265 -x265-params log-level=none -pix_fmt yuv420p -brand msf1 "${BX[@]}" -f mp4 @OUT@
 # ftyp rewrites of real encoder output (same box size, offsets unchanged)
 synth heif/avif-major-mif1         public.avif no 'real avifenc AVIF with ftyp major brand rewritten to mif1 (compatible brands avif mif1 miaf MA1A kept)' -- "${SY[@]}" reftyp @OUT@ heif/avif-still mif1
+synth heif/avif-two-ipma           public.avif no 'real avifenc AVIF with alpha (two items) whose one ipma box is rewritten as one ipma box per item, as cavif writes them (libheif and identify read it)' -- "${SY[@]}" ipma-per-item @OUT@ heif/avif-alpha
 synth heif/heic-major-mif1         public.heic no 'real heif-enc HEIC with ftyp major brand rewritten to mif1 (compatible mif1 heic miaf kept)' -- "${SY[@]}" reftyp @OUT@ heif/heic-heif-enc mif1
 synth heif/heif-hevc-mif1-only     public.heic no 'real heif-enc HEIC with ftyp rewritten to major mif1, compatible mif1 miaf iso8 (no heic brand): the HEVC-coded primary item makes it HEIC' -- "${SY[@]}" reftyp @OUT@ heif/heic-heif-enc mif1 mif1 miaf iso8
 synth heif/heif-jpeg-item          public.heif no 'HEIF (ISO/IEC 23008-12 Annex H) ftyp mif1/mif1, meta with one jpeg item holding a real ImageMagick JPEG' -- "${SY[@]}" heif-jpeg @OUT@ $S/rose.jpg 32 32
@@ -762,6 +763,7 @@ make lookalike/flv-ffmpeg          com.adobe.flash.video no -- "${FF[@]}" -f lav
 make lookalike/mpeg1-video-es-ffmpeg public.mpeg no -- "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=25:duration=0.12 -c:v mpeg1video "${BX[@]}" -f mpeg1video @OUT@
 make lookalike/mpeg-ps-ffmpeg      public.mpeg no -- "${FF[@]}" -f lavfi -i testsrc=size=32x32:rate=25:duration=0.12 -c:v mpeg1video "${BX[@]}" -f mpeg @OUT@
 make lookalike/utf16le-bom-text    public.plain-text no -- bash -c "printf 'GD truecolour files also start with FF FE.\n' | iconv -f UTF-8 -t UTF-16 > @OUT@"
+synth lookalike/trap-gltf-indices  public.data no 'a glTF 2.0 buffer (a cube: uint16 triangle indices 0 1 2 3 2 1 ..., then float32 positions), laid out as assimp test models are: its first six bytes read as an icon directory' -- "${SY[@]}" gltf-indices @OUT@
 text lookalike/trap-blp1 public.plain-text 'text starting with BLP1' <<'EOF'
 BLP1 and BLP2 are Blizzard texture magics; this line is prose about them.
 EOF
@@ -841,6 +843,8 @@ EOF
 make realworld/fits-header-textfile-astropy public.plain-text no -- "${PE[@]}" fitstext @OUT@
 synth realworld/id3-then-musepack   public.data no 'ID3v2.3 tag written by id3v2 (id3lib) in front of a Musepack SV7 stream header ("MP+" 07, 2 frames, 44.1 kHz) + placeholder frames (no SV7 encoder here; ffprobe reports musepack7)' -- bash -c "python3 synthesize.py musepack-sv7 @OUT@ && id3v2 -2 --song ImageSniff --artist 'ImageSniff test' @OUT@"
 make realworld/id3-only             public.data no -- "${PE[@]}" id3 @OUT@
+synth realworld/bmp-planes-zero    com.microsoft.bmp no 'real ImageMagick BMP3 with the planes field set to 0, as Wine'"'"'s Media Foundation tests write it (Pillow reads it)' -- "${SY[@]}" bmp-planes-zero @OUT@ $S/rose.bmp
+synth realworld/xbm-c-comment      public.xbitmap-image no 'real ImageMagick XBM after a C comment (a copyright notice), as wxWidgets ships xs_motif_icon.xbm (identify reads it)' -- "${SY[@]}" prepend @OUT@ x11/xbm-imagemagick '/*\n   Copyright (C) 1996 A. N. Author\n   All rights reserved.\n*/\n\n'
 text realworld/postscript-bang-space com.adobe.postscript 'PostScript starting "%! " (percent, bang, space), as ghostscript lib/viewjpeg.ps; gs renders it' <<'EOF'
 %! bang-space.ps: "%!" then a space and a title, as ghostscript's lib/viewjpeg.ps begins
 % a 32x32 point page with a red triangle and a blue disc

@@ -835,6 +835,101 @@ def avci(out, h264, w, h):
     write(out, heif_still(b'avci', [b'mif1', b'avci', b'miaf'], b'avc1', [avcc], data, int(w), int(h)))
 
 
+def ipma_per_item(out, src):
+    """Copy a real encoder's HEIF file (avifenc's AVIF with an alpha plane: two items, one
+    ipma box), writing one ipma box per item instead (as cavif and other encoders do; the
+    format allows several). The meta box grows, so iloc's file offsets are shifted to match."""
+    d = bytearray(read(src))
+
+    def find(typ, start, end):
+        o = start
+        while o + 8 <= end:
+            size, t = struct.unpack('>I4s', d[o:o + 8])
+            if t == typ:
+                return o, size
+            o += size
+        raise SystemExit('ipma-per-item: no %r box' % typ)
+    ftyp_size = struct.unpack('>I', d[0:4])[0]
+    meta, meta_size = find(b'meta', ftyp_size, len(d))
+    iprp, iprp_size = find(b'iprp', meta + 12, meta + meta_size)
+    ipma, ipma_size = find(b'ipma', iprp + 8, iprp + iprp_size)
+    version, flags = d[ipma + 8], int.from_bytes(d[ipma + 9:ipma + 12], 'big')
+    count = struct.unpack('>I', d[ipma + 12:ipma + 16])[0]
+    o, entries = ipma + 16, []
+    for _ in range(count):
+        start = o
+        o += 2 if version < 1 else 4
+        n = d[o]
+        o += 1 + n * (2 if flags & 1 else 1)
+        entries.append(bytes(d[start:o]))
+    boxes = b''.join(fullbox(b'ipma', version, flags, struct.pack('>I', 1) + e) for e in entries)
+    delta = len(boxes) - ipma_size
+    d[ipma:ipma + ipma_size] = boxes
+    struct.pack_into('>I', d, iprp, iprp_size + delta)
+    struct.pack_into('>I', d, meta, meta_size + delta)
+    # iloc: offsets into the file move with everything after meta.
+    iloc, _ = find(b'iloc', meta + 12, meta + meta_size + delta)
+    v = d[iloc + 8]
+    sizes = d[iloc + 12], d[iloc + 13]
+    offset_size, length_size, base_size = sizes[0] >> 4, sizes[0] & 15, sizes[1] >> 4
+    index_size = sizes[1] & 15 if v in (1, 2) else 0
+    o = iloc + 14
+    items = struct.unpack('>H', d[o:o + 2])[0] if v < 2 else struct.unpack('>I', d[o:o + 4])[0]
+    o += 2 if v < 2 else 4
+
+    def shift(pos, size):
+        if size:
+            value = int.from_bytes(d[pos:pos + size], 'big') + delta
+            d[pos:pos + size] = value.to_bytes(size, 'big')
+    for _ in range(items):
+        o += 2 if v < 2 else 4
+        method = 0
+        if v in (1, 2):
+            method = struct.unpack('>H', d[o:o + 2])[0] & 15
+            o += 2
+        o += 2  # data reference index
+        base_at = o
+        o += base_size
+        extents = struct.unpack('>H', d[o:o + 2])[0]
+        o += 2
+        if method == 0 and base_size:
+            shift(base_at, base_size)
+        for _ in range(extents):
+            o += index_size
+            if method == 0 and not base_size:
+                shift(o, offset_size)
+            o += offset_size + length_size
+    write(out, bytes(d))
+
+
+def gltf_indices(out):
+    """A glTF 2.0 binary buffer as 3D tools write them (assimp's test models): a cube's
+    triangle indices as little-endian uint16 (0, 1, 2, 3, 2, 1, ...), then its vertex
+    positions as float32. Its first six bytes read as an icon directory (reserved 0, type 1,
+    two entries); nothing after them does."""
+    indices = []
+    for face in range(6):
+        b = face * 4
+        indices += [b, b + 1, b + 2, b + 3, b + 2, b + 1]
+    corners = [(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)]
+    positions = [corners[i % 8] for i in range(24)]
+    write(out, struct.pack('<%dH' % len(indices), *indices) +
+          b''.join(struct.pack('<3f', *p) for p in positions))
+
+
+def bmp_planes_zero(out, src):
+    """Copy a real encoder's BMP with its planes field (bytes 26-27) set to 0, as some test
+    generators write it (Wine's Media Foundation tests); readers ignore the field."""
+    d = bytearray(read(src))
+    d[26:28] = b'\0\0'
+    write(out, bytes(d))
+
+
+def prepend(out, src, text):
+    """Copy a real encoder's text file with `text` (a C comment, say) in front."""
+    write(out, text.encode().decode('unicode_escape').encode() + read(src))
+
+
 def reftyp(out, src, major, *compat):
     """Copy a real encoder's ISO-BMFF (or JP2-family) file, rewriting its ftyp
     box in place (same size, so every absolute offset stays valid): new major
@@ -1694,7 +1789,8 @@ KINDS = {
     'ktx': ktx1, 'ktx2': ktx2, 'pvr3': pvr3, 'pvr2': pvr2, 'astc-header': astc_header,
     'astc-void': astc_void, 'farbfeld': farbfeld, 'flif': flif, 'flif-anim': flif_anim, 'bpg': bpg,
     'bmp-v4': bmp_v4, 'bmp-os2v2': bmp_v2_os2, 'cur-from-ico': cur_from_ico, 'ora': ora,
-    'heif-jpeg': heif_jpeg, 'avci': avci, 'reftyp': reftyp, 'mj2wrap': mj2wrap,
+    'heif-jpeg': heif_jpeg, 'ipma-per-item': ipma_per_item, 'gltf-indices': gltf_indices,
+    'bmp-planes-zero': bmp_planes_zero, 'prepend': prepend, 'avci': avci, 'reftyp': reftyp, 'mj2wrap': mj2wrap,
     'random': random_bytes, 'eps-dos': eps_dos,
     'alias-pix': alias_pix, 'iff-pbm': iff_pbm, 'iff-anim': iff_anim, 'jbig2': jbig2_file, 'msp2': msp2,
     'flic': flic, 'fpx': fpx, 'ole2-other': ole2_other, 'gbr': gimp_gbr, 'pat': gimp_pat, 'gih': gimp_gih,

@@ -29,9 +29,16 @@ enum Bitmaps {
         default: return .no
         }
         let planesAt = dib == 12 ? 22 : 26
-        guard let planes = v.u16le(planesAt) else { return .need(planesAt + 2, fallback: nil) }
-        guard planes == 1, pixels >= 14 + dib || pixels == 0 else { return .no }
-        return .hit(Hit(.bmp))
+        guard let planes = v.u16le(planesAt), let bits = v.u16le(planesAt + 2) else { return .need(planesAt + 4, fallback: nil) }
+        guard planes <= 1, pixels >= 14 + dib || pixels == 0 else { return .no }
+        if planes == 1 { return .hit(Hit(.bmp)) }
+        // Planes 0 (some test generators write it; readers ignore the field): a BMP still when
+        // the bit count is real and the file size field is the data's length, or the pixels
+        // follow the headers and the stated size is within the data.
+        guard let fileSize = v.u32le(2), [1, 4, 8, 16, 24, 32].contains(bits) else { return .no }
+        let total = input.totalLength
+        guard Int(fileSize) == total || (pixels == 14 + dib && fileSize >= 14 + dib && Int(fileSize) <= total) else { return .no }
+        return .hit(Hit(.bmp, .likely))
     }
 
     /// A device-independent bitmap without BMP's file header (`.dib`, the clipboard's format):
@@ -54,21 +61,32 @@ enum Bitmaps {
         return Int(size) + masks + 4 * colours + pixels == input.totalLength ? .hit(Hit(.bmp, .likely)) : .no
     }
 
-    /// ICO (type 1) and CUR (type 2): a count, then 16-byte entries pointing past the directory.
+    /// ICO and CUR: reserved 0, type 1 (icon) or 2 (cursor), a count, then a 16-byte entry per
+    /// image. Every entry in view must make sense (a size, data after the directory and inside
+    /// the data; for icons, planes 0 or 1 and a real bit count: a cursor keeps its hotspot
+    /// there), and the first image's data, when in view, starts with a bitmap header or a PNG
+    /// signature. A little-endian array of small numbers (a mesh's indices: 0, 1, 2...) passes
+    /// the first six bytes, not the rest.
     static func icoCur(_ input: Input) -> Step {
         let v = input.view
         guard v.u8(1) == 0, let type = v.u16le(2), type == 1 || type == 2 else { return .no }
-        guard let count = v.u16le(4), let size = v.u32le(14), let offset = v.u32le(18), let reserved = v.u8(9) else {
-            return .need(22, fallback: nil)
+        guard let count = v.u16le(4), v.has(6, 16) else { return .need(22, fallback: nil) }
+        guard count >= 1, count <= 512 else { return .no }
+        let directoryEnd = 6 + 16 * Int(count)
+        let total = input.totalLength
+        for i in 0..<Int(count) {
+            let e = 6 + 16 * i
+            guard let reserved = v.u8(e + 3), let planes = v.u16le(e + 4), let bits = v.u16le(e + 6),
+                  let size = v.u32le(e + 8), let offset = v.u32le(e + 12) else { break }
+            guard size > 0, reserved == 0 || reserved == 255, Int(offset) >= directoryEnd, Int(offset) < total else { return .no }
+            if type == 1 { guard planes <= 1, [0, 1, 4, 8, 16, 24, 32].contains(bits) else { return .no } }
         }
-        guard count >= 1, count <= 512, size > 0, offset >= 6 + 16 * UInt32(count), reserved == 0 || reserved == 255 else { return .no }
-        if type == 1 {
-            // Icons: planes 0 or 1, bit count 0, 1, 4, 8, 16, 24 or 32.
-            let planes = v.u16le(10) ?? 0, bits = v.u16le(12) ?? 0
-            guard planes <= 1, [0, 1, 4, 8, 16, 24, 32].contains(bits) else { return .no }
-            return .hit(Hit(.ico))
-        }
-        return .hit(Hit(.cur))
+        let hit = Hit(type == 1 ? .ico : .cur)
+        let first = Int(v.u32le(18)!)
+        guard v.has(first, 8) else { return first + 8 <= total ? .need(first + 8, fallback: hit) : .no }
+        let header = v.u32le(first)!
+        let png = v.equals(0x8950_4E47, length: 4, at: first)
+        return png || [12, 40, 52, 56, 108, 124].contains(header) ? .hit(hit) : .no
     }
 
     static func icns(_ input: Input) -> Step {

@@ -198,7 +198,32 @@ enum Text {
         if xbm(input.dropping(first: start)).isHit {
             return .hit(Hit(.xbm))
         }
+        // XBM after a C comment (a copyright notice): X11's reader skips it too.
+        if v.base[start] == UInt8(ascii: "/"), let defines = afterCComments(v, from: start, limit: window),
+           xbm(input.dropping(first: defines)).isHit {
+            return .hit(Hit(.xbm))
+        }
         return .hit(Hit(.plainText, .likely))
+    }
+
+    /// Where C comments (`/* ... */`, `// ...`) and the white space around them end, within
+    /// `limit`; nil when a comment runs past it.
+    static func afterCComments(_ v: ByteView, from start: Int, limit: Int) -> Int? {
+        let end = min(v.count, limit)
+        var o = start
+        while o + 1 < end, v.base[o] == UInt8(ascii: "/") {
+            if v.base[o + 1] == UInt8(ascii: "*") {
+                guard let close = v.find("*/", in: (o + 2)..<end) else { return nil }
+                o = close + 2
+            } else if v.base[o + 1] == UInt8(ascii: "/") {
+                guard let line = firstLineEnd(v, from: o, max: end - o) else { return nil }
+                o = line
+            } else {
+                return nil
+            }
+            while o < end, ByteView.isSpace(v.base[o]) { o += 1 }
+        }
+        return o < end && o > start ? o : nil
     }
 
     /// What the start of markup says. `undecided`: the view ends inside the prolog or a tag;

@@ -64,7 +64,11 @@ extension ISOBMFF {
             case fourCC("iprp"):
                 for child in children(v, from: box.start + 8, to: box.end) {
                     if child.type == fourCC("ipco") { properties = children(v, from: child.start + 8, to: child.end) }
-                    if child.type == fourCC("ipma") { associations = itemAssociations(v, child.start, child.end) }
+                    // Several ipma boxes may share the items out (one per version and flags:
+                    // libavif writes the image's and its alpha plane's apart).
+                    if child.type == fourCC("ipma") {
+                        associations.merge(itemAssociations(v, child.start, child.end)) { $0 + $1 }
+                    }
                 }
             default: break
             }
