@@ -131,13 +131,18 @@ enum Retro {
         let compressed = word & 0x8000 != 0
         guard word & 0x7FFF <= 2, compressed || uncompressed else { return .no }
         for i in 0..<16 where (v.u16be(2 + 2 * i) ?? 0xFFFF) & 0xF000 != 0 { return .no }
-        if compressed && !degasRunsAreWellFormed(v, lineBytes: word & 0x7FFF == 0 ? 40 : 80, total: total) { return .no }
+        if compressed {
+            // The runs are judged on the whole file (at most 32,316 bytes): a prefix whose runs
+            // hold says nothing of the rest.
+            guard v.count >= total else { return .need(total, fallback: nil) }
+            if !degasRunsAreWellFormed(v, lineBytes: word & 0x7FFF == 0 ? 40 : 80, total: total) { return .no }
+        }
         return .hit(Hit(.degas, .likely))
     }
 
-    /// Whether the PackBits runs of a compressed DEGAS file, as far as the view reaches, stay
-    /// within their plane lines (`lineBytes` each; a run never spans two) and, when they reach
-    /// the 32,000 bytes of a screen, end where the 32-byte animation tail begins.
+    /// Whether the PackBits runs of a compressed DEGAS file stay within their plane lines
+    /// (`lineBytes` each; a run never spans two) and, when they reach the 32,000 bytes of a
+    /// screen, end where the 32-byte animation tail begins.
     private static func degasRunsAreWellFormed(_ v: ByteView, lineBytes: Int, total: Int) -> Bool {
         var o = 34, decoded = 0
         while decoded < 32_000, let control = v.u8(o) {
