@@ -117,6 +117,10 @@ struct Rename: ParsableCommand {
             throw ValidationError("Give the files or directories to rename in (use '.' for the current directory), or --files-from.")
         }
         if journal != nil && !apply { throw ValidationError("--journal only applies with --apply.") }
+        if paths.contains("-") { throw ValidationError("Standard input ('-') has no name to change: give files or directories.") }
+        if let journal, (try? FileDescriptor.currentDirectory.status(of: ArgumentBytes.raw(journal), followSymlink: false)) != nil {
+            throw ValidationError("--journal \(journal): the file exists (a journal never overwrites anything; choose a new name).")
+        }
     }
 
     func run() throws {

@@ -206,6 +206,7 @@ struct RenameCLITests {
         #expect(skip["y"]?["action"] as? String == "skip")
         #expect(skip["y.tiff"]?["action"] as? String == "skip")
         #expect((skip["y"]?["reason"] as? String)?.contains("2 files would be named 'y.jpg'") == true)
+        #expect((skip["x"]?["reason"] as? String)?.contains("'x.png' already exists") == true)
         #expect(skip["z"]?["action"] as? String == "rename", "z.jpg is freed by the plan itself: \(skip["z"] ?? [:])")
 
         let journal = root.appendingPathComponent("j.jsonl").path
@@ -269,6 +270,16 @@ struct RenameCLITests {
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("two.png").path))
         #expect(try rename(["--undo", journal], in: root).status == 0)
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("two").path))
+    }
+
+    @Test("a conflict names the existing file as it is written on disk")
+    func conflictNamesTheExistingFile() throws {
+        let root = try T.scratch("conflict-case")
+        defer { T.remove(root) }
+        try T.write(Samples.png, "w", in: root)
+        try T.write(Samples.png + [1], "w.PNG", in: root)
+        let plan = rows(try rename(["--format", "ndjson", root.path], in: root))
+        #expect((plan["w"]?["reason"] as? String)?.contains("'w.PNG' already exists") == true, "\(plan)")
     }
 
     @Test("compressed SVG gets .svgz, plain SVG .svg; an .svgz name fits")
@@ -387,6 +398,11 @@ struct RenameCLITests {
         let follow = try rename(["--follow-symlinks", "."], in: root)
         #expect(follow.status == 64)
         #expect(follow.stderr.contains("symbolic links"))
+        let stdin = try rename(["-"], in: root)
+        #expect(stdin.status == 64 && stdin.stderr.contains("Standard input"))
+        try T.write([1], "taken.jsonl", in: root)
+        let taken = try rename(["--apply", "--journal", root.appendingPathComponent("taken.jsonl").path, "."], in: root)
+        #expect(taken.status == 64 && taken.stderr.contains("the file exists"), "refused before the walk: \(taken.stderr)")
         let help = try rename(["--help"], in: root)
         #expect(help.status == 0)
         #expect(help.text.contains("--undo"))

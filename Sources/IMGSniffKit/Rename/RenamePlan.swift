@@ -437,13 +437,18 @@ public struct RenamePlanner {
         let directoryPath = items[indices[0]].directoryPath
         let expected = items[indices[0]].directory!
         var present: Set<[UInt8]> = []
+        var existingName: [[UInt8]: [UInt8]] = [:]  // folded -> as it is on disk
         var listed = false
         if let fd = try? FileDescriptor.openDirectory(directoryPath),
            let status = try? fd.status(), status.device == expected.device, status.inode == expected.inode {
             defer { fd.close() }
             if let listing = try? DirectoryListing(fd) {
                 listed = true
-                for i in 0..<listing.count { present.insert(RenamePlanner.folded(listing.name(i))) }
+                for i in 0..<listing.count {
+                    let name = Array(listing.name(i))
+                    present.insert(RenamePlanner.folded(name))
+                    existingName[RenamePlanner.folded(name)] = name
+                }
             }
         }
         guard listed else {
@@ -465,7 +470,8 @@ public struct RenamePlanner {
             let taken = present.contains(key) && freedBy == nil
             let sharing = wanted[key]!
             guard taken || sharing > 1 else { continue }
-            let why = taken ? "'\(Path.display(target))' already exists" : "\(sharing) files would be named '\(Path.display(target))'"
+            let why = taken ? "'\(Path.display(existingName[key] ?? target))' already exists"
+                            : "\(sharing) files would be named '\(Path.display(target))'"
             if policy.suffixOnConflict, let dot = target.lastIndex(of: UInt8(ascii: ".")) {
                 let stem = Array(target[..<dot]), ext = Array(target[dot...])
                 var k = nextSuffix[key] ?? 1

@@ -110,7 +110,8 @@ public enum RenameUndo {
                 continue
             }
             if let t = atTo {
-                outcome(.refused, "'\(to)' is not the file that was renamed (\(differences(t, entry).joined(separator: ", ")) differ): not touched")
+                let fields = differences(t, entry)
+                outcome(.refused, "'\(to)' is not the file that was renamed (\(fields.joined(separator: ", ")) \(fields.count == 1 ? "differs" : "differ")): not touched")
             } else if let toError, toError != .notFound {
                 outcome(.refused, "cannot check '\(to)': \(toError)")
             } else if atFrom != nil {
