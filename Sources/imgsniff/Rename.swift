@@ -31,7 +31,8 @@ struct Rename: ParsableCommand {
 
         Conflicts are found before anything moves: a name that exists (and that no rename of the \
         plan frees), or that two files would get, is skipped and reported, or with --on-conflict \
-        suffix becomes name-1.ext, name-2.ext, ... Nothing is ever overwritten: renames are atomic \
+        suffix becomes name-1.ext, name-2.ext, ... (of files sharing a free name, the first \
+        keeps it). Nothing is ever overwritten: renames are atomic \
         and no-clobber (renameat2 RENAME_NOREPLACE), relative to the file's directory; the file \
         under the new name is checked afterwards and put back if it is not the one planned. \
         Symbolic links are never renamed, and those inside directories never followed (-L is \
@@ -79,8 +80,8 @@ struct Rename: ParsableCommand {
     @Option(name: .customLong("min-confidence"), help: "The least confidence that renames: conclusive (default) or likely (also heuristic answers: TGA by its size, MP3 by its frames).")
     var minConfidence: ConfidenceFloor = .conclusive
 
-    @Option(name: .customLong("extension-case"), help: "Case of the extensions written: lower or upper.")
-    var extensionCase: ExtensionCase = .lower
+    @Option(name: .customLong("extension-case"), help: "Case of the extensions written: lower or upper (default: as the extension replaced is written, else lower).")
+    var extensionCase: ExtensionCase?
 
     @Option(name: .customLong("on-conflict"), help: "When a new name is taken or shared: skip (report it) or suffix (name-1.ext, ...).")
     var onConflict: ConflictPolicy = .skip
@@ -108,7 +109,7 @@ struct Rename: ParsableCommand {
         }
         if undo != nil {
             if !paths.isEmpty || traversal.filesFrom != nil { throw ValidationError("--undo takes a journal, not paths.") }
-            if apply || fix || allTypes || journal != nil || onConflict != .skip || extensionCase != .lower || minConfidence != .conclusive {
+            if apply || fix || allTypes || journal != nil || onConflict != .skip || extensionCase != nil || minConfidence != .conclusive {
                 throw ValidationError("--undo cannot be combined with --apply, --fix, --all-types, --min-confidence, --journal, --on-conflict or --extension-case.")
             }
             return
@@ -141,7 +142,7 @@ struct Rename: ParsableCommand {
         options.policy.fix = fix
         options.policy.allTypes = allTypes
         options.policy.minimumConfidence = minConfidence == .likely ? .likely : .conclusive
-        options.policy.upperCase = extensionCase == .upper
+        options.policy.upperCase = extensionCase.map { $0 == .upper }
         options.policy.suffixOnConflict = onConflict == .suffix
         options.apply = apply
         options.journal = journal.map(ArgumentBytes.raw)

@@ -31,6 +31,9 @@ struct RenameLogicTests {
         #expect(decide("photo.tiff", .jpeg) == .keep(.wrongExtension("tiff", names: .tiff)))
         #expect(decide("report.2024", .jpeg) == .rename(to: Array("report.2024.jpg".utf8), reason: .noExtension, suffixed: false))
         #expect(decide("x", .data, .unknown) == .keep(.unknownContent))
+        // The extension replaced sets the case of the new one (unless --extension-case says).
+        #expect(decide("SCAN.JPG", .png, fix: true) == .rename(to: Array("SCAN.PNG".utf8), reason: .wrongExtension("JPG", names: .jpeg), suffixed: false))
+        #expect(decide("Scan.Jpg", .png, fix: true) == .rename(to: Array("Scan.png".utf8), reason: .wrongExtension("Jpg", names: .jpeg), suffixed: false))
         // Backups and partial copies: never a second extension.
         for name in ["image.png~", "photo.jpg.1", "photo.", "IMG 1.JPG ", ".jpg", "#draft#"] {
             #expect(decide(name, .png, fix: true) == .keep(.backupName), "\(name)")

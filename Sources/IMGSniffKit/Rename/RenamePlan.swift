@@ -10,7 +10,9 @@ public struct RenamePolicy: Sendable {
     /// heuristic answers (TGA by its size, MP3 by its frames). Family answers are taken from
     /// `conclusive` on (a family node's extension fits every member).
     public var minimumConfidence: Detection.Confidence = .conclusive
-    public var upperCase = false
+    /// The case of the extensions written: upper, lower, or (nil) as the extension replaced is
+    /// written (`SCAN.JPG` -> `SCAN.PNG`), else lower.
+    public var upperCase: Bool?
     public var suffixOnConflict = false
 
     public init() {}
@@ -243,6 +245,11 @@ public enum RenameRules {
         return false
     }
 
+    /// Whether an extension is written in capitals (`JPG`, `TIF2`): letters, all upper case.
+    static func isUpperCase(_ text: String) -> Bool {
+        text.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } && !text.utf8.contains { $0 >= 0x61 && $0 <= 0x7A }
+    }
+
     /// Directories whose files are named by their tools, never by their content.
     public static let versionControlDirectories: Set<[UInt8]> = Set([".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", "CVS"].map { Array($0.utf8) })
 
@@ -306,7 +313,8 @@ public enum RenameRules {
         default: break
         }
         guard let preferred = type.preferredFilenameExtension else { return .keep(.typeHasNoExtension) }
-        let newExtension = Array((policy.upperCase ? preferred.uppercased() : preferred).utf8)
+        let upper = policy.upperCase ?? current.map { isUpperCase($0.text) } ?? false
+        let newExtension = Array((upper ? preferred.uppercased() : preferred).utf8)
         guard let (dot, ext) = current else {
             return .rename(to: name + [UInt8(ascii: ".")] + newExtension, reason: .noExtension, suffixed: false)
         }
@@ -410,7 +418,8 @@ public struct RenamePlanner {
         // Compressed SVG is named .svgz: browsers and libraries open a .svg as text.
         if case .rename(let to, let reason, let suffixed) = item.disposition, item.detection!.type == .svg,
            RenamePlanner.startsWithGzip(item.name, in: directory) {
-            item.disposition = .rename(to: to + [policy.upperCase ? UInt8(ascii: "Z") : UInt8(ascii: "z")], reason: reason, suffixed: suffixed)
+            let upper = to.last.map { $0 >= 0x41 && $0 <= 0x5A } ?? false
+            item.disposition = .rename(to: to + [upper ? UInt8(ascii: "Z") : UInt8(ascii: "z")], reason: reason, suffixed: suffixed)
         }
         if let target = item.target, target.count > Int(NAME_MAX) { item.disposition = .skip(.nameTooLong) }
     }
@@ -462,6 +471,7 @@ public struct RenamePlanner {
         for i in indices { wanted[RenamePlanner.folded(items[i].target!), default: 0] += 1 }
         var claimed = Set(wanted.keys)
         var nextSuffix: [[UInt8]: Int] = [:]
+        var grantedPlain: Set<[UInt8]> = []
         for i in indices {
             guard case .rename(let target, let reason, _) = items[i].disposition else { continue }
             let key = RenamePlanner.folded(target)
@@ -470,6 +480,8 @@ public struct RenamePlanner {
             let taken = present.contains(key) && freedBy == nil
             let sharing = wanted[key]!
             guard taken || sharing > 1 else { continue }
+            // Shared but free: the first file keeps the name, the others are suffixed.
+            if !taken && policy.suffixOnConflict && grantedPlain.insert(key).inserted { continue }
             let why = taken ? "'\(Path.display(existingName[key] ?? target))' already exists"
                             : "\(sharing) files would be named '\(Path.display(target))'"
             if policy.suffixOnConflict, let dot = target.lastIndex(of: UInt8(ascii: ".")) {
