@@ -845,6 +845,7 @@ synth realworld/id3-then-musepack   public.data no 'ID3v2.3 tag written by id3v2
 make realworld/id3-only             public.data no -- "${PE[@]}" id3 @OUT@
 synth realworld/bmp-planes-zero    com.microsoft.bmp no 'real ImageMagick BMP3 with the planes field set to 0, as Wine'"'"'s Media Foundation tests write it (Pillow reads it)' -- "${SY[@]}" bmp-planes-zero @OUT@ $S/rose.bmp
 synth realworld/xbm-c-comment      public.xbitmap-image no 'real ImageMagick XBM after a C comment (a copyright notice), as wxWidgets ships xs_motif_icon.xbm (identify reads it)' -- "${SY[@]}" prepend @OUT@ x11/xbm-imagemagick '/*\n   Copyright (C) 1996 A. N. Author\n   All rights reserved.\n*/\n\n'
+synth realworld/tga-footer-without-nul com.truevision.tga-image no 'real Pillow TGA whose TGA 2.0 footer lost its final NUL byte, as in assimp'"'"'s holygrail.tga test model' -- bash -c "head -c -1 tga/pillow-footer > @OUT@"
 text realworld/postscript-bang-space com.adobe.postscript 'PostScript starting "%! " (percent, bang, space), as ghostscript lib/viewjpeg.ps; gs renders it' <<'EOF'
 %! bang-space.ps: "%!" then a space and a title, as ghostscript's lib/viewjpeg.ps begins
 % a 32x32 point page with a red triangle and a blue disc

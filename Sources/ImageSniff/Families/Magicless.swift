@@ -83,7 +83,8 @@ enum Magicless {
         return false
     }
 
-    /// TGA: the TGA 2.0 footer in the last 18 bytes decides; otherwise an uncompressed image
+    /// TGA: the TGA 2.0 footer in the last 18 bytes decides (without its final NUL, as some
+    /// exporters write it, it makes a likely TGA); otherwise an uncompressed image
     /// whose size matches the file to the byte, or a run-length encoded one whose packets decode
     /// to exactly its pixels at the end of the file, is likely. A header that is strongly valid
     /// (see `tgaHeaderIsStrong`) over data that ends before its pixels do is a cut TGA: likely,
@@ -94,6 +95,8 @@ enum Magicless {
         let tail = input.tail ?? (input.isWhole ? v : nil)
         guard let tail else { return .needTail(fallback: sizeMatches(input) ? Hit(.tga, .likely) : nil) }
         if tail.count >= 18, tail.matches("TRUEVISION-XFILE.\0", at: tail.count - 18) { return .hit(Hit(.tga)) }
+        // The footer without its final NUL (some exporters drop it): likely.
+        if tail.count >= 17, tail.matches("TRUEVISION-XFILE.", at: tail.count - 17) { return .hit(Hit(.tga, .likely)) }
         if sizeMatches(input) { return .hit(Hit(.tga, .likely)) }
         let strong = tgaHeaderIsStrong(v)
         if !rleImageType(v) {
