@@ -114,12 +114,13 @@ enum GraphicsSoftware {
             o += 1
             if index == 0 { size.0 = value } else { size.1 = value }
         }
-        // One image, or several of this size one after the other: the second's header line, when
-        // in view, must then be the first's.
+        // One image, or several of this size one after the other: the second's header line must
+        // then be the first's (read when it is not in view).
         let image = o + size.0 * size.1 * 3
         guard input.totalLength >= image, input.totalLength % image == 0 else { return .no }
-        if input.totalLength > image, v.has(image, o), (0..<o).contains(where: { v.u8($0) != v.u8(image + $0) }) {
-            return .no
+        if input.totalLength > image {
+            guard v.has(image, o) else { return .need(image + o, fallback: nil) }
+            if (0..<o).contains(where: { v.u8($0) != v.u8(image + $0) }) { return .no }
         }
         return .hit(Hit(.mtv, .likely))
     }
