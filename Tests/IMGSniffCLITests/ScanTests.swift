@@ -102,7 +102,7 @@ struct ScanTests {
         #expect(rows.count == 9)
         #expect(rows.allSatisfy { $0.count == header.count })
         #expect(rows.contains { $0[0] == "./comma, \"quoted\".jpg" && $0[1] == "public.jpeg" && $0[10] == "true" })
-        #expect(rows.contains { $0[0] == "./a/pipe" && $0[11] == "fifo (named pipe)" })
+        #expect(rows.contains { $0[0] == "./a/pipe" && $0[11] == "notRegular: fifo (named pipe)" })
     }
 
     @Test("TGA without footer: TGA only with --hint-from-extension")

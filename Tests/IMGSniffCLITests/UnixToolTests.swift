@@ -118,6 +118,22 @@ struct UnixToolTests {
         #expect(try IMGSniffBinary.run(["scan", "d/pipe"], in: tree.root).status == 2)
     }
 
+    /// A file that cannot be read is said on standard error when the output does not show it
+    /// (`--summary`, `--print0`), and only there when it does (the table); CSV gives its code.
+    @Test func errorsReachStandardErrorWhateverTheOutput() throws {
+        let tree = try ScratchTree()
+        try tree.file("a.png", pngBytes)
+        try tree.fifo("pipe")
+        for mode in [["--summary"], ["--print0"], ["--format", "table"], ["--format", "ndjson"]] {
+            let r = try IMGSniffBinary.run(["scan"] + mode + ["a.png", "pipe"], in: tree.root)
+            #expect(r.status == 2)
+            let said = r.stderr.components(separatedBy: "pipe: fifo (named pipe)").count - 1
+            #expect(said == (mode == ["--format", "table"] ? 0 : 1), "\(mode): \(r.stderr)")
+        }
+        let csv = try IMGSniffBinary.run(["scan", "--format", "csv", "pipe"], in: tree.root)
+        #expect(csv.text.contains(",notRegular: fifo (named pipe),"), "\(csv.text)")
+    }
+
     /// Diagnostics never pass a name's control characters to the terminal (an escape sequence
     /// that retitles it, a carriage return from a Windows list).
     @Test func diagnosticsShowControlCharactersAsQuestionMarks() throws {

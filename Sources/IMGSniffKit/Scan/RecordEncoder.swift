@@ -212,7 +212,8 @@ public final class RecordEncoder {
             out.append(static: ",,")
             out.append(contentsOf: CSV.field(message).utf8)
             out.append(static: ",,,,,,,,,")
-            out.append(contentsOf: CSV.field(message).utf8)
+            // The error cell: the code, then the message (JSON's error object, flattened).
+            out.append(contentsOf: CSV.field(r.problem.map { "\($0.code): \(message)" } ?? message).utf8)
             out.append(UInt8(ascii: ","))
         }
         if !pathIsUTF8 { out.append(contentsOf: Base64.encode(r.path)) }

@@ -50,6 +50,9 @@ public struct ScanSettings: Sendable {
     public var readsProperties: Bool { properties || filter.minPixels != nil }
     /// Encode records for this format on the workers (nil: records go to the main thread whole).
     public var encoding: ScanFormat? = .ndjson
+    /// Whether the output shows each listed record's error (the table does; `--summary`,
+    /// `--print0` and `--quiet` do not, so their errors go to standard error).
+    public var recordsShowErrors = true
 
     public init() {}
 }

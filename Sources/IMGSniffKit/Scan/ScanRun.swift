@@ -64,6 +64,7 @@ public enum ScanRun {
         var settings = options.settings
         let needsRecords = options.format == .table || options.summaryOnly || options.print0 || options.quiet
         settings.encoding = needsRecords ? nil : options.format
+        settings.recordsShowErrors = options.format == .table && !options.summaryOnly && !options.print0 && !options.quiet
         let frozen = settings
 
         var summary = ScanSummary()

@@ -54,7 +54,9 @@ public final class ScanWorker {
                 let record = scan(entry)
                 outcome.failure = record.isFailure
                 outcome.included = record.isIncluded
-                if let problem = record.problem, record.isFailure, encoder == nil ? !record.isIncluded : true {
+                // Errors go to standard error unless the output shows them (a table row).
+                if let problem = record.problem, record.isFailure,
+                   encoder != nil || !settings.recordsShowErrors || !record.isIncluded {
                     outcome.message = "imgsniff: \(record.displayPath): \(problem.message)"
                 }
                 if record.isIncluded, let encoder { encoder.encode(record, into: &result.bytes) }
