@@ -263,13 +263,16 @@ public final class JournalWriter {
     /// directory, or in the working directory when there is none.
     public static func defaultPath() -> [UInt8] {
         let name = Array("rename-\(Clock.format("%Y%m%d-%H%M%S", utc: false))-\(getpid()).jsonl".utf8)
-        guard let directory = defaultDirectory() else { return name }
+        // No state directory: the working directory, said as such in any message.
+        guard let directory = defaultDirectory() else { return Array("./".utf8) + name }
         return Path.join(directory, name)
     }
 
     /// The newest journal in the default directory (`--undo last`).
     public static func newest() throws(JournalError) -> [UInt8] {
-        guard let directory = defaultDirectory() else { throw .noJournal(Array("$XDG_STATE_HOME/imgsniff".utf8)) }
+        guard let directory = defaultDirectory() else {
+            throw .noJournal(Array("the state directory (neither XDG_STATE_HOME nor HOME is an absolute path one can write under)".utf8))
+        }
         let fd: FileDescriptor
         do throws(Errno) { fd = try FileDescriptor.openDirectory(directory) } catch { throw .cannotRead(directory, error) }
         defer { fd.close() }
