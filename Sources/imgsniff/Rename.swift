@@ -23,8 +23,9 @@ struct Rename: ParsableCommand {
         --all-types, and never a file conventionally named without an extension (Makefile, \
         README, LICENSE) or an executable; heuristic answers (TGA by size) only with \
         --min-confidence likely;
-          - backups and partial copies keep their names (x.png~, x.jpg.1, x., #x#), and nothing \
-        inside a version-control directory (.git, .hg, .svn, ...) is ever renamed;
+          - backups and partial copies keep their names (x.png~, x.jpg.1, x.jpg.part, x., #x#), \
+        and nothing inside a version-control directory (.git, .hg, .svn, a bare x.git, ...; by \
+        the directory's real path) is ever renamed;
           - each name of a hard-linked file is a name of its own.
         An extension is a final .xyz of 1 to 16 letters, digits, '_' or '-', with a letter: \
         "report.2024" has none.

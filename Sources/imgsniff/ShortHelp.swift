@@ -69,6 +69,7 @@ enum ShortHelp {
       --all-types         rename non-images too (text, archives, media)
       --min-confidence conclusive|likely
       --on-conflict skip|suffix
+      --extension-case lower|upper   (default: as the extension replaced)
       --journal FILE      where --apply writes its journal
       --undo JOURNAL      revert a journal ('last': the newest)
       --format table|ndjson

@@ -244,6 +244,14 @@ struct RenameCLITests {
         #expect(Set(T.names(T.snapshot(dir))) == ["b.jpg", "b.png", "e.jpg", "e.png", "k.jpg", "k.png"])
         #expect(try rename(["--undo", journal], in: root).status == 0)
         #expect(T.snapshot(dir) == original)
+        // A chain whose last step is blocked (q.png is a directory): the plan says so along the
+        // whole chain, and --apply does what the plan says.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("q.png"), withIntermediateDirectories: true)
+        try T.write(Samples.jpeg, "q", in: dir)
+        try T.write(Samples.png, "q.jpg", in: dir)
+        let blocked = rows(try rename(["--fix", "--format", "ndjson", dir.path], in: root))
+        #expect(blocked["q.jpg"]?["action"] as? String == "skip" && blocked["q"]?["action"] as? String == "skip", "\(blocked)")
+        #expect((blocked["q"]?["reason"] as? String)?.contains("does not happen") == true)
     }
 
     @Test("hard links are names of their own; version-control directories are never entered; --all-types leaves Makefile and scripts alone")
@@ -265,6 +273,12 @@ struct RenameCLITests {
         #expect((plan["cdef01"]?["reason"] as? String)?.contains("version-control directory (.git)") == true)
         #expect(plan["Makefile"]?["action"] as? String == "keep" && plan["build"]?["action"] as? String == "keep", "\(plan)")
         #expect(plan["notes"]?["action"] as? String == "rename", "other text still gets .txt with --all-types")
+        // Inside the repository by another path: from within it, relative, and through a link.
+        let inside = rows(try rename(["--format", "ndjson", "objects"], in: dir.appendingPathComponent(".git")))
+        #expect(inside["cdef01"]?["action"] as? String == "skip", "\(inside)")
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("gitlink"), withDestinationURL: dir.appendingPathComponent(".git"))
+        let linked = rows(try rename(["--format", "ndjson", "gitlink"], in: root))
+        #expect(linked["cdef01"]?["action"] as? String == "skip", "\(linked)")
         let journal = root.appendingPathComponent("j.jsonl").path
         #expect(try rename(["--apply", "--journal", journal, dir.path], in: root).status == 0)
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("one.png").path))

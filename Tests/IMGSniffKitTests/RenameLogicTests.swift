@@ -35,7 +35,8 @@ struct RenameLogicTests {
         #expect(decide("SCAN.JPG", .png, fix: true) == .rename(to: Array("SCAN.PNG".utf8), reason: .wrongExtension("JPG", names: .jpeg), suffixed: false))
         #expect(decide("Scan.Jpg", .png, fix: true) == .rename(to: Array("Scan.png".utf8), reason: .wrongExtension("Jpg", names: .jpeg), suffixed: false))
         // Backups and partial copies: never a second extension.
-        for name in ["image.png~", "photo.jpg.1", "photo.", "IMG 1.JPG ", ".jpg", "#draft#"] {
+        for name in ["image.png~", "photo.jpg.1", "photo.", "IMG 1.JPG ", ".jpg", "#draft#", "photo.jpg.part",
+                     "photo.jpg.crdownload", ".x.jpg.AbCd12"] {
             #expect(decide(name, .png, fix: true) == .keep(.backupName), "\(name)")
         }
         #expect(decide(".face", .png) == .rename(to: Array(".face.png".utf8), reason: .noExtension, suffixed: false))
@@ -46,6 +47,7 @@ struct RenameLogicTests {
         #expect(RenameRules.versionControlDirectory(in: Array("repo/.git/lfs/objects/4d/7a/4d7a21".utf8)) == ".git")
         #expect(RenameRules.versionControlDirectory(in: Array("/home/u/.hg/store/x".utf8)) == ".hg")
         #expect(RenameRules.versionControlDirectory(in: Array("repo/.github/logo".utf8)) == nil)
+        #expect(RenameRules.versionControlDirectory(in: Array("srv/project.git/objects/ab/cd".utf8)) == "project.git", "a bare repository")
         #expect(RenameRules.versionControlDirectory(in: Array("repo/.git".utf8)) == nil, "a file named .git is a name, not a directory on the way")
         #expect(RenameRules.isConventionallyUnextended(Array("Makefile".utf8), permissions: 0o644))
         #expect(RenameRules.isConventionallyUnextended(Array("LICENSE".utf8), permissions: 0o644))

@@ -251,15 +251,24 @@ public enum RenameRules {
     }
 
     /// Directories whose files are named by their tools, never by their content.
-    public static let versionControlDirectories: Set<[UInt8]> = Set([".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", "CVS"].map { Array($0.utf8) })
+    public static let versionControlDirectories: Set<[UInt8]> = Set([".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", "CVS"].map { Array($0.utf8) })
 
-    /// The first version-control directory among a path's components (not its last), if any.
+    /// The first version-control directory among a path's components (not its last), if any:
+    /// one of `versionControlDirectories`, or a bare Git repository (`name.git`).
     public static func versionControlDirectory(in path: [UInt8]) -> String? {
         let components = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
-        for component in components.dropLast() where versionControlDirectories.contains(Array(component)) {
-            return String(decoding: component, as: UTF8.self)
+        for component in components.dropLast() {
+            let bare = component.count > 4 && component.suffix(4).elementsEqual(".git".utf8)
+            if bare || versionControlDirectories.contains(Array(component)) { return String(decoding: component, as: UTF8.self) }
         }
         return nil
+    }
+
+    /// The version-control directory a directory lies in, by its real path (whatever path led
+    /// to it: a relative operand, a link, `--files-from` inside the repository).
+    static func versionControlDirectory(of directory: FileDescriptor) -> String? {
+        guard let real = Renaming.absolutePath(of: directory) else { return nil }
+        return versionControlDirectory(in: real + Array("/-".utf8))
     }
 
     /// Names that are not a stem and an extension, though they may hold one: an editor's backup
@@ -273,11 +282,12 @@ public enum RenameRules {
            !ImageType.types(filenameExtension: String(decoding: name.dropFirst(), as: UTF8.self)).isEmpty {
             return true
         }
-        // `stem.ext.N`: digits after a known extension.
+        // `stem.ext.N` (digits) or `stem.ext.part`, `.bak`, `.crdownload`, an rsync temporary's
+        // `.x.jpg.AbCd12`: a known extension followed by one the catalog does not know.
         if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot + 1 < name.count,
-           name[(dot + 1)...].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
            let inner = fileExtension(of: Array(name[..<dot])), !ImageType.types(filenameExtension: inner.text).isEmpty {
-            return true
+            let outer = String(decoding: name[(dot + 1)...], as: UTF8.self)
+            if outer.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) || ImageType.types(filenameExtension: outer).isEmpty { return true }
         }
         return false
     }
@@ -287,6 +297,8 @@ public enum RenameRules {
         "makefile", "gnumakefile", "dockerfile", "containerfile", "vagrantfile", "gemfile", "rakefile", "procfile",
         "jenkinsfile", "brewfile", "podfile", "readme", "license", "licence", "copying", "authors", "contributors",
         "changelog", "changes", "news", "install", "thanks", "todo", "notice", "version", "configure", "codeowners",
+        "justfile", "pipfile", "manifest", "kconfig", "doxyfile", "snakefile", "caddyfile", "earthfile", "tiltfile",
+        "build", "workspace", "owners", "pkgbuild", "apkbuild", "copyright", "maintainers", "hacking",
     ].map { Array($0.utf8) })
 
     /// Whether `--all-types` leaves a non-image alone for its name or its mode.
@@ -337,6 +349,8 @@ public struct RenamePlanner {
     public private(set) var order: [Int] = []
     private let sniffer = FileSniffer()
     private var seen: Set<SeenName> = []
+    /// Per directory: the version-control directory it lies in, if any.
+    private var versionControl: [DirectoryIdentity: String?] = [:]
 
     private struct SeenName: Hashable {
         let device: UInt64
@@ -383,7 +397,13 @@ public struct RenamePlanner {
 
     private mutating func plan(_ item: inout RenamePlanItem, in directory: FileDescriptor) {
         if let status = try? directory.status() {
-            item.directory = DirectoryIdentity(device: status.device, inode: status.inode)
+            let id = DirectoryIdentity(device: status.device, inode: status.inode)
+            item.directory = id
+            if versionControl[id] == nil { versionControl[id] = .some(RenameRules.versionControlDirectory(of: directory)) }
+            if let vcs = versionControl[id]! {
+                item.disposition = .skip(.versionControl(vcs))
+                return
+            }
         }
         // The file itself, never through a final symbolic link.
         let status: FileStatus
@@ -502,6 +522,21 @@ public struct RenamePlanner {
                 }
             }
             items[i].disposition = .skip(.conflict(why))
+        }
+        // A name counted as freed is taken after all when the rename that was to free it does not
+        // happen (skipped for a conflict of its own): the renames waiting for it are skipped too,
+        // along the whole chain, so that the plan says what --apply will do.
+        var settled = false
+        while !settled {
+            settled = true
+            for i in indices {
+                guard case .rename(let target, _, _) = items[i].disposition else { continue }
+                let key = RenamePlanner.folded(target)
+                guard present.contains(key), let frees = sources[key], frees != i, items[frees].target == nil else { continue }
+                items[i].disposition = .skip(.conflict("'\(Path.display(existingName[key] ?? target))' already exists, "
+                                                       + "and the rename that would free it does not happen"))
+                settled = false
+            }
         }
         // Order: a rename whose target another rename frees waits for it; a cycle is skipped.
         var state: [Int: Int] = [:]  // 1 visiting, 2 done
