@@ -1,5 +1,5 @@
 // The long tail's headers: IFF ILBM/PBM (BMHD), PlayStation TIM, DjVu (INFO), PGX, MTV, Utah RLE,
-// VIFF, Sixel, VICAR, CALS.
+// VIFF, Sixel, Palm image viewer, VICAR, CALS.
 
 /// A decimal number at `o` (after spaces), for the text headers below.
 private func decimalNumber(_ v: ByteView, _ o: inout Int) -> Int? {
@@ -131,6 +131,15 @@ extension Bilevel {
 
 extension Devices {
     static let readers = [
+        PropertyReader([.palmPDB], read: { input, _ in
+            // The database's first record (its offset in the record list at 78) is the image
+            // record: a 32-byte name, version, type, then at 54 and 56 the width and height.
+            let v = input.view
+            guard let first = v.u32be(78) else { return .need(82, partial: .unknown) }
+            let at = Int(first)
+            guard let w = v.u16be(at + 54), let h = v.u16be(at + 56) else { return .need(at + 58, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), colorModel: .gray, hasAlpha: false, frameCount: 1))
+        }),
         PropertyReader([.sixel], read: { input, _ in
             // The raster attributes after the introducer's final `q`: `"Pan;Pad;Ph;Pv` (aspect
             // ratio, then the width and height in pixels). Optional: without them, no size.
