@@ -108,6 +108,26 @@ struct JPEGXLPropertiesTests {
         #expect(Set(Self.rows.map(\.file)) == images, "TestImages/jxlinfo.tsv is stale: bash TestImages/record-identify.sh")
     }
 
+    /// When jxlinfo is installed, the record is what it says now (the record is not stale).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/jxlinfo")))
+    func recordMatchesJxlinfo() throws {
+        for row in Self.rows {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/jxlinfo")
+            process.arguments = [row.file]
+            process.currentDirectoryURL = Repository.testImages
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let line = out.split(separator: "\n").first { $0.hasPrefix("JPEG XL image, ") || $0.hasPrefix("JPEG XL animation, ") }.map(String.init) ?? ""
+            let expected = "JPEG XL \(row.animation ? "animation" : "image"), \(row.width)x\(row.height),"
+            #expect(line.hasPrefix(expected) && line.contains(" \(row.bits)-bit "), "\(row.file): jxlinfo now says \(line)")
+        }
+    }
+
     /// Size, bits per sample (read past the animation header when there is one), and still or
     /// animated: the same as jxlinfo.
     @Test(arguments: rows)
