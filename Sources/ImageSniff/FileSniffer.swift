@@ -80,6 +80,8 @@ public final class FileSniffer {
     public private(set) var lastReadCount = 0
     /// The length of the last file detected (as far as it could be read).
     public private(set) var lastLength = 0
+    /// How many of the file's first bytes the buffer holds after the last detection.
+    private var held = 0
 
     public init() {
         buffer = .allocate(byteCount: Limits.initialRead, alignment: 16)
@@ -89,6 +91,12 @@ public final class FileSniffer {
     deinit {
         buffer.deallocate()
         tailBuffer.deallocate()
+    }
+
+    /// Calls `body` with the first bytes of the last file detected, as the detection read them
+    /// (no more I/O; valid only during the call, and only until the next detection).
+    public func withLastPrefix<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(rebasing: buffer[..<held]))
     }
 
     /// Detects the format of the file at `path`, following symbolic links. Refuses (without
@@ -176,6 +184,7 @@ public final class FileSniffer {
         let size = Int(st.st_size)
         lastBytesRead = 0
         lastReadCount = 0
+        held = 0
         let have = try read(fd, count: min(size, Limits.initialRead))
         return try detectRead(fd, have: have, size: size, hint: hint, properties: properties)
     }
@@ -189,7 +198,7 @@ public final class FileSniffer {
         var total = have < min(size, Limits.initialRead) ? have : size
         var tail: UnsafeRawBufferPointer?
         lastLength = total
-        defer { lastLength = total }
+        defer { lastLength = total; held = have }
         for _ in 0..<16 {
             let view = UnsafeRawBufferPointer(rebasing: buffer[..<have])
             switch ImageSniffer.judge(view, length: total, tail: tail, hint: hint) {

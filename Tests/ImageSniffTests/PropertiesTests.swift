@@ -22,6 +22,21 @@ struct IdentifyRow: Sendable, CustomStringConvertible {
     }()
 }
 
+/// What `tool ARGUMENTS` prints, run in TestImages (standard error discarded).
+func toolOutput(_ tool: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    process.currentDirectoryURL = Repository.testImages
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return out
+}
+
 @Suite("Image properties against ImageMagick's identify")
 struct PropertiesTests {
     /// Files whose format ImageIO (and ImageSniff) report differently from identify, and why.
@@ -66,16 +81,7 @@ struct PropertiesTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/identify")))
     func recordMatchesIdentify() throws {
         for row in IdentifyRow.rows.prefix(400) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/identify")
-            process.arguments = ["-format", "%w %h %n %m\n", row.operand]
-            process.currentDirectoryURL = Repository.testImages
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let out = try toolOutput("/usr/bin/identify", ["-format", "%w %h %n %m\n", row.operand])
             let first = out.split(separator: "\n").first.map(String.init) ?? ""
             #expect(first == "\(row.width) \(row.height) \(row.frames) \(row.coder)", "\(row.file): identify now says \(first)")
         }
@@ -112,16 +118,7 @@ struct JPEGXLPropertiesTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/jxlinfo")))
     func recordMatchesJxlinfo() throws {
         for row in Self.rows {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/jxlinfo")
-            process.arguments = [row.file]
-            process.currentDirectoryURL = Repository.testImages
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let out = try toolOutput("/usr/bin/jxlinfo", [row.file])
             let line = out.split(separator: "\n").first { $0.hasPrefix("JPEG XL image, ") || $0.hasPrefix("JPEG XL animation, ") }.map(String.init) ?? ""
             let expected = "JPEG XL \(row.animation ? "animation" : "image"), \(row.width)x\(row.height),"
             #expect(line.hasPrefix(expected) && line.contains(" \(row.bits)-bit "), "\(row.file): jxlinfo now says \(line)")

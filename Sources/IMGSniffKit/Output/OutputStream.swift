@@ -61,11 +61,6 @@ public enum StandardError {
     }
 
     static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
-    }
-
-    private static func isControl(_ s: Unicode.Scalar) -> Bool {
-        (s.value < 0x20 && s.value != 0x0A) || (0x7F...0x9F).contains(s.value)
+        TextTable.replacingControls(in: text) { s in (s.value < 0x20 && s.value != 0x0A) || (0x7F...0x9F).contains(s.value) }
     }
 }

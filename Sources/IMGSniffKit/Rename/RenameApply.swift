@@ -148,12 +148,12 @@ public struct RenameApplier {
             var intents: [(index: Int, entry: JournalEntry, fd: FileDescriptor, reason: RenameReason)] = []
             // The names this batch's renames free: a rename that takes one (the plan ordered it
             // after the rename that frees it) waits for the next batch, when the name is free.
-            var freeing: Set<FreedName> = []
+            var freeing: Set<NameInDirectory> = []
             while position < pending.count && intents.count < batchSize {
                 let i = pending[position]
                 if let id = items[i].directory, cache.isFull(for: id) { break }
                 if let id = items[i].directory, let target = items[i].target,
-                   freeing.contains(FreedName(directory: id, name: RenamePlanner.folded(target))) { break }
+                   freeing.contains(NameInDirectory(directory: id, name: RenamePlanner.folded(target))) { break }
                 position += 1
                 guard case .rename(let target, let reason, _) = items[i].disposition else { continue }
                 let item = items[i]
@@ -176,7 +176,7 @@ public struct RenameApplier {
                 }
                 n += 1
                 intents.append((i, JournalEntry(n: n, directory: absolute, from: item.name, to: target, file: status), dir.fd, reason))
-                freeing.insert(FreedName(directory: id, name: RenamePlanner.folded(item.name)))
+                freeing.insert(NameInDirectory(directory: id, name: RenamePlanner.folded(item.name)))
             }
             guard !intents.isEmpty else { continue }
             // 2. The intents on disk before any rename.
@@ -248,12 +248,6 @@ public struct RenameApplier {
             }
         }
         return result
-    }
-
-    /// A name in a directory, compared as the planner compares names (ASCII case folded).
-    private struct FreedName: Hashable {
-        let directory: DirectoryIdentity
-        let name: [UInt8]
     }
 
     private func isRenamed(_ item: RenamePlanItem) -> Bool {

@@ -145,6 +145,12 @@ public struct DirectoryIdentity: Sendable, Hashable {
     public let inode: UInt64
 }
 
+/// A name in a directory: a name planned once, a name a batch of renames frees.
+struct NameInDirectory: Hashable {
+    let directory: DirectoryIdentity
+    let name: [UInt8]
+}
+
 /// One file's line in the plan, and after `--apply` its outcome.
 public struct RenamePlanItem: Sendable {
     /// The path as walked.
@@ -348,15 +354,10 @@ public struct RenamePlanner {
     /// another frees comes after it.
     public private(set) var order: [Int] = []
     private let sniffer = FileSniffer()
-    private var seen: Set<SeenName> = []
+    private var seen: Set<NameInDirectory> = []
     /// Per directory: the version-control directory it lies in, if any.
     private var versionControl: [DirectoryIdentity: String?] = [:]
 
-    private struct SeenName: Hashable {
-        let device: UInt64
-        let directory: UInt64
-        let name: [UInt8]
-    }
 
     public init(policy: RenamePolicy) { self.policy = policy }
 
@@ -379,10 +380,6 @@ public struct RenamePlanner {
             return
         }
         if name.isEmpty || name == [46] || name == [46, 46] || name.contains(UInt8(ascii: "/")) { return }
-        if let vcs = RenameRules.versionControlDirectory(in: entry.path) {
-            item.disposition = .skip(.versionControl(vcs))
-            return
-        }
         if let parent = entry.parent {
             plan(&item, in: parent.fd)
         } else {
@@ -396,14 +393,20 @@ public struct RenamePlanner {
     }
 
     private mutating func plan(_ item: inout RenamePlanItem, in directory: FileDescriptor) {
-        if let status = try? directory.status() {
-            let id = DirectoryIdentity(device: status.device, inode: status.inode)
-            item.directory = id
-            if versionControl[id] == nil { versionControl[id] = .some(RenameRules.versionControlDirectory(of: directory)) }
-            if let vcs = versionControl[id]! {
-                item.disposition = .skip(.versionControl(vcs))
-                return
-            }
+        let id = (try? directory.status()).map { DirectoryIdentity(device: $0.device, inode: $0.inode) }
+        item.directory = id
+        // Inside a version-control directory: by the directory's real path (once per directory),
+        // else by the path as walked.
+        let vcs: String?
+        if let id, let known = versionControl[id] {
+            vcs = known
+        } else {
+            vcs = RenameRules.versionControlDirectory(of: directory) ?? RenameRules.versionControlDirectory(in: item.path)
+            if let id { versionControl[id] = .some(vcs) }
+        }
+        if let vcs {
+            item.disposition = .skip(.versionControl(vcs))
+            return
         }
         // The file itself, never through a final symbolic link.
         let status: FileStatus
@@ -418,7 +421,8 @@ public struct RenamePlanner {
         item.file = status
         // The same name reached twice (an operand given twice, `d/x` and `d/./x`). Another name of
         // the same file (a hard link) is a name of its own, renamed on its own.
-        if !seen.insert(SeenName(device: status.device, directory: item.directory?.inode ?? 0, name: item.name)).inserted {
+        let directoryID = id ?? DirectoryIdentity(device: status.device, inode: 0)
+        if !seen.insert(NameInDirectory(directory: directoryID, name: item.name)).inserted {
             item.disposition = .skip(.listedTwice)
             return
         }
@@ -437,7 +441,7 @@ public struct RenamePlanner {
         }
         // Compressed SVG is named .svgz: browsers and libraries open a .svg as text.
         if case .rename(let to, let reason, let suffixed) = item.disposition, item.detection!.type == .svg,
-           RenamePlanner.startsWithGzip(item.name, in: directory) {
+           sniffer.withLastPrefix({ $0.count >= 2 && $0[0] == 0x1F && $0[1] == 0x8B }) {
             let upper = to.last.map { $0 >= 0x41 && $0 <= 0x5A } ?? false
             item.disposition = .rename(to: to + [upper ? UInt8(ascii: "Z") : UInt8(ascii: "z")], reason: reason, suffixed: suffixed)
         }
@@ -465,8 +469,7 @@ public struct RenamePlanner {
     private mutating func resolveConflicts(in indices: [Int]) -> [Int] {
         let directoryPath = items[indices[0]].directoryPath
         let expected = items[indices[0]].directory!
-        var present: Set<[UInt8]> = []
-        var existingName: [[UInt8]: [UInt8]] = [:]  // folded -> as it is on disk
+        var existingName: [[UInt8]: [UInt8]] = [:]  // the directory's names, folded -> as on disk
         var listed = false
         if let fd = try? FileDescriptor.openDirectory(directoryPath),
            let status = try? fd.status(), status.device == expected.device, status.inode == expected.inode {
@@ -475,7 +478,6 @@ public struct RenamePlanner {
                 listed = true
                 for i in 0..<listing.count {
                     let name = Array(listing.name(i))
-                    present.insert(RenamePlanner.folded(name))
                     existingName[RenamePlanner.folded(name)] = name
                 }
             }
@@ -497,7 +499,7 @@ public struct RenamePlanner {
             let key = RenamePlanner.folded(target)
             // A name another rename of the plan frees is not taken (that rename comes first).
             let freedBy = sources[key].flatMap { $0 != i ? $0 : nil }
-            let taken = present.contains(key) && freedBy == nil
+            let taken = existingName[key] != nil && freedBy == nil
             let sharing = wanted[key]!
             guard taken || sharing > 1 else { continue }
             // Shared but free: the first file keeps the name, the others are suffixed.
@@ -511,7 +513,7 @@ public struct RenamePlanner {
                 while k < 100_000 {
                     candidate = stem + Array("-\(k)".utf8) + ext
                     let folded = RenamePlanner.folded(candidate)
-                    if !claimed.contains(folded) && !present.contains(folded) { break }
+                    if !claimed.contains(folded) && existingName[folded] == nil { break }
                     k += 1
                 }
                 nextSuffix[key] = k + 1
@@ -532,7 +534,7 @@ public struct RenamePlanner {
             for i in indices {
                 guard case .rename(let target, _, _) = items[i].disposition else { continue }
                 let key = RenamePlanner.folded(target)
-                guard present.contains(key), let frees = sources[key], frees != i, items[frees].target == nil else { continue }
+                guard existingName[key] != nil, let frees = sources[key], frees != i, items[frees].target == nil else { continue }
                 items[i].disposition = .skip(.conflict("'\(Path.display(existingName[key] ?? target))' already exists, "
                                                        + "and the rename that would free it does not happen"))
                 settled = false
@@ -559,15 +561,6 @@ public struct RenamePlanner {
         }
         for i in indices { _ = visit(i) }
         return sequence
-    }
-
-    /// Whether the file begins with the gzip signature (`1F 8B`), read without following a link.
-    static func startsWithGzip(_ name: [UInt8], in directory: FileDescriptor) -> Bool {
-        guard let fd = try? FileDescriptor.open(name, relativeTo: directory, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return false }
-        defer { fd.close() }
-        var magic: (UInt8, UInt8) = (0, 0)
-        let n = withUnsafeMutableBytes(of: &magic) { (try? fd.read(into: $0, atOffset: 0)) ?? 0 }
-        return n == 2 && magic.0 == 0x1F && magic.1 == 0x8B
     }
 
     /// A name with ASCII letters lower-cased.

@@ -23,8 +23,13 @@ public struct TextTable {
 
     /// Control characters would break the layout: shown as `?` in tables only.
     public static func printable(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return s }
-        return String(String.UnicodeScalarView(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+        replacingControls(in: s) { $0.value < 0x20 || $0.value == 0x7F }
+    }
+
+    /// `s` with every scalar `isControl` picks shown as `?` (tables, diagnostics).
+    static func replacingControls(in s: String, where isControl: (Unicode.Scalar) -> Bool) -> String {
+        guard s.unicodeScalars.contains(where: isControl) else { return s }
+        return String(String.UnicodeScalarView(s.unicodeScalars.map { isControl($0) ? "?" : $0 }))
     }
 
     /// `s` cut to `width` characters by replacing its middle with "…".
