@@ -142,7 +142,11 @@ struct ScanTests {
         let missing = try IMGSniffBinary.run(["scan", "does-not-exist", "a/right.jpg"], in: tree.root)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("imgsniff: does-not-exist: no such file or directory"))
-        #expect(try parseNDJSON(missing).count == 1)
+        // The missing operand is a record of its own, in its place.
+        let records = try parseNDJSON(missing)
+        #expect(records.count == 2)
+        #expect(records.first?["path"] as? String == "does-not-exist")
+        #expect((records.first?["error"] as? [String: Any])?["code"] as? String == "ENOENT")
         let fifo = try IMGSniffBinary.run(["scan", "a/pipe"], in: tree.root, timeout: 15)
         #expect(!fifo.timedOut)
         #expect(fifo.status == 2)

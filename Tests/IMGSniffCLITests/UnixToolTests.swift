@@ -82,8 +82,8 @@ struct UnixToolTests {
         #expect(r.text.contains("…"))
     }
 
-    /// --summary: counts per type, exact (a missing operand is not counted as scanned), JSON with
-    /// --format json.
+    /// --summary: counts per type, exact (a missing operand is a record of its own: scanned, listed
+    /// and counted as an error), JSON with --format json.
     @Test func summaryCountsExactly() throws {
         let tree = try ScratchTree()
         try tree.file("a.png", pngBytes)
@@ -93,8 +93,9 @@ struct UnixToolTests {
         #expect(r.status == 2, "a missing operand is an error")
         #expect(r.stdout.last == UInt8(ascii: "\n"), "the JSON ends its line")
         let summary = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
-        #expect(summary["scanned"] as? Int == 3, "\(summary)")
-        #expect(summary["listed"] as? Int == 3)
+        #expect(summary["scanned"] as? Int == 4, "\(summary)")
+        #expect(summary["listed"] as? Int == 4)
+        #expect(summary["errors"] as? Int == 1)
         #expect((summary["types"] as? [String: Any])?["public.png"] as? Int == 2, "\(summary)")
     }
 

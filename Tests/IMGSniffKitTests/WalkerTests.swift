@@ -53,15 +53,56 @@ struct WalkerTests {
         #expect(entries.contains { $0.error == .loop })
     }
 
-    /// A tree deeper than the directory budget gets one clear error, not failures further on.
-    @Test func deeperThanTheBudget() throws {
+    /// A tree deeper than the directory budget is walked whole: the directories highest on the
+    /// path are closed and opened again on the way back, and open handles never pass the budget.
+    @Test(arguments: [2, 3, 20])
+    func deeperThanTheBudget(budget: Int) throws {
         let tree = try ScratchTree()
-        try tree.file(Array(repeating: "d", count: 40).joined(separator: "/") + "/f", [1])
+        // A file at every level, and siblings, so that the walk comes back up through closed frames.
+        var path = ""
+        for level in 0..<40 {
+            path += (level == 0 ? "" : "/") + "d\(level)"
+            try tree.file(path + "/f", [UInt8(level)])
+            try tree.file(path + "-sib/g", [UInt8(level)])
+        }
         var options = WalkOptions()
-        options.directoryBudget = 20
-        let entries = Array(Walker(operands: [Array(tree.root.path.utf8)], options: options))
-        #expect(entries.contains { if case .tooDeep = $0.error { return true } else { return false } })
-        #expect(!entries.contains { $0.kind == .regular })
+        options.directoryBudget = budget
+        let walker = Walker(operands: [Array(tree.root.path.utf8)], options: options)
+        var files = 0, peak = 0
+        while let entry = walker.next() {
+            #expect(entry.error == nil)
+            if entry.kind == .regular { files += 1 }
+            peak = max(peak, walker.openDirectories)
+        }
+        #expect(files == 80)
+        #expect(peak <= budget + 1)
+    }
+
+    /// A directory closed to stay within the budget and replaced meanwhile is not walked on: an
+    /// error entry says so, and the rest of the tree is walked.
+    @Test func replacedWhileClosed() throws {
+        let tree = try ScratchTree()
+        try tree.file("a/b/c/f", [1])
+        try tree.file("a/z", [2])
+        try tree.file("later/g", [3])
+        var options = WalkOptions()
+        options.directoryBudget = 2
+        let walker = Walker(operands: [Array(tree.root.path.utf8)], options: options)
+        var seen: [String] = []
+        var swapped = false
+        while let entry = walker.next() {
+            seen.append(entry.displayPath)
+            if !swapped, entry.displayPath.hasSuffix("a/b/c/f") {
+                // The walk is deep in a/b/c with `a` closed: swap `a` for another directory.
+                try FileManager.default.moveItem(at: tree.root.appendingPathComponent("a"), to: tree.root.appendingPathComponent("a-old"))
+                try tree.file("a/z", [9])
+                swapped = true
+            }
+            if entry.error == .replaced { #expect(entry.displayPath.hasSuffix("/a")) }
+        }
+        #expect(swapped)
+        #expect(seen.contains { $0.hasSuffix("later/g") })
+        #expect(!seen.contains { $0.hasSuffix("/a/z") })
     }
 
     /// Memory flat in depth: the walk keeps lengths, not paths, per level.

@@ -1,7 +1,8 @@
 /// What the producer of an `OrderedPool` run has next.
 public enum PoolInput<Job> {
     case job(Job)
-    /// Nothing until work in flight finishes (it holds resources the producer needs).
+    /// Nothing until the next result comes back: work in flight holds resources the producer
+    /// needs. (Only while something is in flight: the pool then waits for that result.)
     case blocked
     case end
 }
@@ -16,19 +17,34 @@ public enum PoolInput<Job> {
 /// the calling thread.
 public enum OrderedPool {
     private struct State<Job, Output> {
-        var queue: [(sequence: Int, job: Job)] = []
+        /// Jobs not yet taken, oldest first from `head`. A taken job's slot is emptied at once:
+        /// the queue never keeps a job (and what it holds: entries, open directories) alive.
+        var queue: [(sequence: Int, job: Job)?] = []
         var head = 0
         var results: [Int: Output] = [:]
         var closed = false
         var workers = 0
 
+        var hasQueued: Bool { head < queue.count }
+
+        mutating func push(_ sequence: Int, _ job: Job) {
+            // Drop the emptied slots once they are the larger part (amortised O(1)).
+            if head > 32 && head * 2 > queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
+            queue.append((sequence, job))
+        }
+
         mutating func pop() -> (sequence: Int, job: Job)? {
             guard head < queue.count else { return nil }
-            defer {
-                head += 1
-                if head == queue.count { queue.removeAll(keepingCapacity: true); head = 0 }
+            let item = queue[head].take()
+            head += 1
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
             }
-            return queue[head]
+            return item
         }
     }
 
@@ -65,7 +81,7 @@ public enum OrderedPool {
                             // The job is released at the end of this scope, before its result is
                             // published (a job may hold resources its producer waits for).
                             let item = lock.withLock(
-                                waitingUntil: { $0.head < $0.queue.count || $0.closed }
+                                waitingUntil: { $0.hasQueued || $0.closed }
                             ) { state -> (sequence: Int, job: Job)? in
                                 state.closed ? nil : state.pop()
                             }
@@ -99,7 +115,7 @@ public enum OrderedPool {
                         // it queues behind them: results go out in order.)
                         stopped = !consume(mine(job))
                     } else {
-                        lock.withLock { state in state.queue.append((issued, job)) }
+                        lock.withLock { state in state.push(issued, job) }
                         lock.broadcast()
                         issued += 1
                     }
@@ -112,14 +128,15 @@ public enum OrderedPool {
             }
             if emitted == issued {
                 if ended { break }
-                // Blocked with nothing in flight: a job's resources are being released on another
-                // thread. Let it finish.
-                usleep(50)
+                // Blocked with nothing in flight: a producer waits for resources that work in
+                // flight holds, so this cannot last (a job's resources are released before its
+                // result is published). Ask again.
+                sched_yield()
                 continue
             }
             // The next result in order; run a queued job meanwhile, or wait.
             let (output, queued) = lock.withLock(
-                waitingUntil: { [emitted] in $0.results[emitted] != nil || $0.head < $0.queue.count }
+                waitingUntil: { [emitted] in $0.results[emitted] != nil || $0.hasQueued }
             ) { state -> (Output?, (sequence: Int, job: Job)?) in
                 if let output = state.results.removeValue(forKey: emitted) { return (output, nil) }
                 return (nil, state.pop())

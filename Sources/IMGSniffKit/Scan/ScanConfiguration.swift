@@ -40,8 +40,17 @@ public struct ScanFilter: Sendable {
 /// Everything a scan's workers need to turn a walk entry into a record.
 public struct ScanSettings: Sendable {
     public var filter = ScanFilter()
-    /// Use each file's extension as the detection hint.
+    /// Use each file's extension as the detection hint (when the catalog knows it).
     public var hintFromExtension = false
+    /// The detection hint for every file (`--hint`): an identifier, extension or MIME type. With
+    /// `hintFromExtension`, a file's known extension comes first.
+    public var hint: String?
+
+    /// The hint for a file with this extension.
+    func hint(forExtension fileExtension: String?) -> String? {
+        if hintFromExtension, let fileExtension, !ImageType.types(hint: fileExtension).isEmpty { return fileExtension }
+        return hint
+    }
     /// Ask libmagic too (`--cross-check`).
     public var crossCheck = false
     /// Read each image's properties from its header (`--properties`).

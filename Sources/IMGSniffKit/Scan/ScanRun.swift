@@ -40,18 +40,36 @@ public enum ExitStatus {
     public static func interrupted(_ signal: Int32) -> Int32 { 128 + signal }
 }
 
-/// The scan of one command line: the walk, the pool of workers, the output.
+/// The scan of one command line: the walk, the pool of workers, and one writer for the output
+/// mode (ScanOutput.swift). Every entry the walk yields becomes one `ScanItem` in walk order, and
+/// each writer is a view of that one ordered stream.
 public enum ScanRun {
-    /// Entries per batch handed to a worker.
+    /// Entries per batch handed to a worker, at most.
     public static let batchSize = 128
+    /// Entries in flight at most (in batches queued, being scanned, or waiting to be written):
+    /// what bounds the scan's memory, whatever the number of files or jobs.
+    public static let entriesInFlight = 2048
+
+    /// Batches in flight and entries per batch for `jobs` workers: two batches a worker, smaller
+    /// batches when many workers share `entriesInFlight`.
+    static func window(jobs: Int) -> (batches: Int, batchSize: Int) {
+        let batches = max(4, jobs * 2)
+        return (batches, max(8, min(batchSize, entriesInFlight / batches)))
+    }
 
     /// Runs the scan, writing to `output`; returns the exit status.
     public static func run(_ options: ScanOptions, output: OutputStream = OutputStream()) -> Int32 {
-        let openFiles = ResourceLimits.raiseOpenFileLimit()
+        var options = options
+        let budget: DescriptorBudget
+        switch DescriptorBudget.plan(jobs: options.jobs, crossCheck: options.settings.crossCheck) {
+        case .success(let b): budget = b
+        case .failure(let failure):
+            StandardError.line("imgsniff: \(failure)")
+            return ExitStatus.error
+        }
+        options.jobs = budget.jobs
         var walkOptions = options.walk
-        // Directories the walk may hold open: what the limit leaves after each worker's file and
-        // libmagic handle, standard streams and a margin.
-        walkOptions.directoryBudget = max(16, min(openFiles - 32 - 4 * options.jobs, 1 << 16))
+        walkOptions.directoryBudget = budget.directories
         var source: FilesFromSource?
         if let list = options.filesFrom {
             do throws(Errno) { source = try FilesFromSource(path: list, nulSeparated: options.nulSeparated) } catch {
@@ -62,30 +80,18 @@ public enum ScanRun {
         let walker = Walker(operands: options.operands, filesFrom: source, options: walkOptions)
 
         var settings = options.settings
-        let needsRecords = options.format == .table || options.summaryOnly || options.print0 || options.quiet
-        settings.encoding = needsRecords ? nil : options.format
-        settings.recordsShowErrors = options.format == .table && !options.summaryOnly && !options.print0 && !options.quiet
+        var writer = ScanOutput.writer(for: options)
+        settings.encoding = writer.encoding
+        settings.recordsShowErrors = writer.showsErrors
         let frozen = settings
 
-        var summary = ScanSummary()
-        var table = ScanTable(crossCheck: settings.crossCheck, properties: settings.properties)
+        var tally = ScanTally(counts: writer.needsSummary)
         let progress = ProgressLine(enabled: options.progress)
-        var errors = false
-        var matched = false
-        var written = 0
-        let streaming = !needsRecords
-
-        if streaming {
-            switch options.format {
-            case .json: output.write("[")
-            case .csv: output.write(CSV.row(RecordEncoder.csvHeader(crossCheck: settings.crossCheck, properties: settings.properties)))
-            default: break
-            }
-        }
-
+        writer.begin(output)
         var walkEnded = false
+        let (window, batchSize) = window(jobs: options.jobs)
         OrderedPool.run(
-            threads: options.jobs - 1, window: max(2, options.jobs * 4),
+            threads: options.jobs - 1, window: window,
             makeWorker: {
                 let worker = ScanWorker(settings: frozen)
                 return { entries in worker.process(entries) }
@@ -106,61 +112,31 @@ public enum ScanRun {
                 return .job(batch)
             },
             consume: { result in
-                var start = 0
-                for (i, outcome) in result.outcomes.enumerated() {
-                    defer { start = outcome.end }
-                    if let message = outcome.message {
-                        progress.clear()
-                        StandardError.line(message)
-                    }
-                    if outcome.missingOperand { errors = true; continue }
-                    if outcome.skipped { continue }
-                    summary.scanned += 1
-                    if outcome.failure { errors = true }
-                    progress.update(summary.scanned)
-                    guard outcome.included else { continue }
-                    matched = true
-                    if streaming {
-                        if options.format == .json { output.write(written == 0 ? "\n" : ",\n") }
-                        result.bytes.withUnsafeBufferPointer { output.write(UnsafeBufferPointer(rebasing: $0[start..<outcome.end])) }
-                        written += 1
-                    } else {
-                        let record = result.records[i]
-                        summary.count(record)
-                        if options.quiet { return false }
-                        if options.print0 {
-                            // Files that were read: not a FIFO, a device or a file that failed.
-                            guard record.detection != nil else { continue }
-                            output.write(record.path)
-                            output.write([0])
-                        } else if !options.summaryOnly {
-                            table.add(record)
+                result.bytes.withUnsafeBufferPointer { bytes in
+                    for item in result.items {
+                        if let message = item.message {
+                            progress.clear()
+                            StandardError.line(message)
                         }
+                        guard let record = item.record else { continue }
+                        tally.add(record)
+                        progress.update(tally.summary.scanned)
+                        guard record.isIncluded else { continue }
+                        let encoded = UnsafeBufferPointer(rebasing: bytes[item.encoded])
+                        if !writer.write(record, encoded: encoded, to: output) { return false }
+                        if output.failure != nil { return false }
                     }
-                    if output.failure != nil { return false }
+                    return !Interrupt.requested
                 }
-                return !Interrupt.requested
             })
         progress.clear()
 
         if let failure = walker.filesFromFailure {
             StandardError.line("imgsniff: --files-from \(Path.display(options.filesFrom ?? [])): \(failure)")
-            errors = true
+            tally.errors = true
         }
-        if streaming && options.format == .json { output.write(written == 0 ? "]\n" : "\n]\n") }
-        summary.interrupted = Interrupt.requested
-        if options.summaryOnly {
-            switch options.format {
-            case .json, .ndjson: output.write(summary.json())
-            case .csv: output.write(summary.csv())
-            case .table: output.write(summary.lines(filtered: settings.filter.isActive).joined(separator: "\n") + "\n")
-            }
-        } else if options.format == .table && !options.print0 && !options.quiet {
-            output.write(table.render(width: options.width, palette: options.palette))
-            if options.tableSummary {
-                output.write("\n" + summary.lines(filtered: settings.filter.isActive).joined(separator: "\n") + "\n")
-            }
-        }
+        tally.summary.interrupted = Interrupt.requested
+        writer.end(tally.summary, filtered: settings.filter.isActive, to: output)
         output.flush()
         if let failure = output.failure {
             let (message, status) = OutputFailure.report(failure)
@@ -168,8 +144,25 @@ public enum ScanRun {
             return status
         }
         if Interrupt.requested { return ExitStatus.interrupted(Interrupt.signalNumber) }
-        if options.quiet && matched { return ExitStatus.success }
-        if errors { return ExitStatus.error }
-        return matched ? ExitStatus.success : ExitStatus.noMatch
+        if options.quiet && tally.matched { return ExitStatus.success }
+        if tally.errors { return ExitStatus.error }
+        return tally.matched ? ExitStatus.success : ExitStatus.noMatch
+    }
+}
+
+/// What the exit status and the summary need from the records, counted as they go by.
+struct ScanTally {
+    var summary = ScanSummary()
+    var errors = false
+    var matched = false
+    /// Whether the per-type counts are wanted (the table, `--summary`).
+    let counts: Bool
+
+    mutating func add(_ record: ScanRecord) {
+        summary.scanned += 1
+        if record.isFailure { errors = true }
+        guard record.isIncluded else { return }
+        matched = true
+        if counts { summary.count(record) }
     }
 }

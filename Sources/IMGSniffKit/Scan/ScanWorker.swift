@@ -1,27 +1,24 @@
 import ImageSniff
 import ImageSniffMagic
 
-/// What the main thread needs to know about one scanned entry besides its record.
-public struct ScanOutcome: Sendable {
-    /// End of this entry's encoded record in `ScanBatchResult.bytes` (it starts where the previous
-    /// one ends; nothing when not included).
-    public var end = 0
-    public var included = false
-    public var failure = false
-    /// A named operand that does not exist: exit status 2, no record.
-    public var missingOperand = false
-    /// A directory not entered (a pseudo-filesystem): a note, no record.
-    public var skipped = false
+/// One walk entry's result, in walk order. The record is made with the entry's path before
+/// anything about the file is known, so every output mode shows each answer beside its own path:
+/// nothing downstream can shift it onto another file.
+public struct ScanItem: Sendable {
+    /// What the scan says about the entry's path; nil for a note about a directory that was not
+    /// entered (a pseudo-filesystem).
+    public var record: ScanRecord?
+    /// The record's bytes in `ScanBatchResult.bytes`, when it was encoded there (an included
+    /// record in a streaming format); empty otherwise.
+    public var encoded: Range<Int> = 0..<0
     /// A line for standard error.
     public var message: String?
 }
 
-/// A worker's results for one batch of entries, in walk order.
+/// A worker's results for one batch of entries: one item per entry, in walk order.
 public struct ScanBatchResult: Sendable {
-    public var outcomes: [ScanOutcome] = []
-    /// The records (only when `ScanSettings.encoding` is nil).
-    public var records: [ScanRecord] = []
-    /// The included records, encoded one after the other.
+    public var items: [ScanItem] = []
+    /// The included records, encoded one after the other (only when `ScanSettings.encoding` is set).
     public var bytes: [UInt8] = []
 }
 
@@ -41,29 +38,26 @@ public final class ScanWorker {
     /// Detects, filters and encodes every entry.
     public func process(_ entries: [WalkEntry]) -> ScanBatchResult {
         var result = ScanBatchResult()
-        result.outcomes.reserveCapacity(entries.count)
+        result.items.reserveCapacity(entries.count)
         for entry in entries {
-            var outcome = ScanOutcome()
+            var item = ScanItem()
             if let fs = entry.skippedFilesystem {
-                outcome.skipped = true
-                outcome.message = "imgsniff: \(entry.displayPath): not entered: \(fs) is a pseudo-filesystem (use --pseudo-filesystems)"
-            } else if entry.origin == .operand, let error = entry.error, error.isNotFound {
-                outcome.missingOperand = true
-                outcome.message = "imgsniff: \(entry.displayPath): \(error)"
+                item.message = "imgsniff: \(entry.displayPath): not entered: \(fs) is a pseudo-filesystem (use --pseudo-filesystems)"
             } else {
                 let record = scan(entry)
-                outcome.failure = record.isFailure
-                outcome.included = record.isIncluded
                 // Errors go to standard error unless the output shows them (a table row).
                 if let problem = record.problem, record.isFailure,
                    encoder != nil || !settings.recordsShowErrors || !record.isIncluded {
-                    outcome.message = "imgsniff: \(record.displayPath): \(problem.message)"
+                    item.message = "imgsniff: \(record.displayPath): \(problem.message)"
                 }
-                if record.isIncluded, let encoder { encoder.encode(record, into: &result.bytes) }
-                if encoder == nil { result.records.append(record) }
+                if record.isIncluded, let encoder {
+                    let start = result.bytes.count
+                    encoder.encode(record, into: &result.bytes)
+                    item.encoded = start..<result.bytes.count
+                }
+                item.record = record
             }
-            outcome.end = result.bytes.count
-            result.outcomes.append(outcome)
+            result.items.append(item)
         }
         return result
     }
@@ -72,7 +66,7 @@ public final class ScanWorker {
     public func scan(_ entry: WalkEntry) -> ScanRecord {
         var r = ScanRecord(path: entry.path)
         let fileExtension = r.fileExtension
-        let hint = settings.hintFromExtension ? fileExtension : nil
+        let hint = settings.hint(forExtension: fileExtension)
         var standardInputBytes: [UInt8]?
         if let error = entry.error {
             r.problem = .walk(error)

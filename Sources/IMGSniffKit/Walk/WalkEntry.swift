@@ -5,8 +5,9 @@ public enum WalkError: Error, Sendable, Hashable, CustomStringConvertible {
     case system(Errno)
     /// Following symbolic links led back to a directory on the current path.
     case loop
-    /// The directory is nested deeper than the open-file limit lets the walk hold open.
-    case tooDeep(limit: Int)
+    /// A directory the walk closed (to stay within its descriptor budget) was no longer the same
+    /// directory when the walk opened it again to go on.
+    case replaced
     /// A symbolic link whose target does not exist (file(1)'s wording).
     case brokenSymlink(target: [UInt8])
     /// A line of `--files-from` that cannot be a path.
@@ -21,8 +22,7 @@ public enum WalkError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .system(let e): return e.description
         case .loop: return "filesystem loop (a directory on the current path); not followed"
-        case .tooDeep(let limit):
-            return "nested deeper than the open-file limit allows (\(limit) directories open); raise it with `ulimit -n`"
+        case .replaced: return "directory replaced during the scan; the rest of it was not walked"
         case .brokenSymlink(let target): return "broken symbolic link to \(Path.display(target))"
         case .badListEntry(let why): return why
         }
@@ -33,7 +33,7 @@ public enum WalkError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .system(let e): return e.name
         case .loop: return "loop"
-        case .tooDeep: return "tooDeep"
+        case .replaced: return "replaced"
         case .brokenSymlink: return "brokenSymlink"
         case .badListEntry: return "badListEntry"
         }

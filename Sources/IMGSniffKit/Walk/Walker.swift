@@ -6,11 +6,12 @@ import CSystemShim
 //   order; inside a directory, names sorted bytewise, depth first.
 // - Memory is flat in depth: one shared path buffer (frames keep its length), and a frame holds
 //   its directory's names in one buffer.
-// - Descriptors are bounded: every directory on the current path is open (entries are opened
-//   relative to it, so paths longer than PATH_MAX work), and entries handed to workers keep their
-//   directory open until they are done with it. The walk counts those handles against a budget
-//   (from the open-file limit): `step()` answers `.blocked` when the work in flight must finish
-//   first, and a tree deeper than the budget gets a clear error rather than failures later.
+// - Descriptors are bounded by `directoryBudget`, whatever the depth of the tree: entries are
+//   opened relative to their directory (so paths longer than PATH_MAX work), and entries handed to
+//   workers keep their directory open until they are done with it. The walk counts those handles:
+//   when the budget is reached it answers `.blocked` while work in flight holds handles, and
+//   otherwise closes the directories highest on its own path (a closed one is opened again from
+//   its parent when the walk comes back to it, and must be the same directory).
 // - Hidden names met inside directories are skipped unless `includeHidden`; so are names matching
 //   an `--exclude` pattern. Operands are never skipped.
 // - Symbolic links met inside directories are skipped unless `followSymlinks`; an operand or a
@@ -39,8 +40,8 @@ public struct WalkOptions: Sendable {
     public var dashIsStandardInput = false
     /// Directories listed in `--files-from` are walked (otherwise reported as directories).
     public var walkListedDirectories = false
-    /// How many directory handles the walk and the work in flight may hold at once.
-    public var directoryBudget = 512
+    /// How many directory handles the walk and the work in flight may hold at once (at least 2).
+    public var directoryBudget = 48
 
     public init() {}
 }
@@ -148,7 +149,12 @@ public final class Walker {
     }
 
     private struct Frame {
-        let handle: DirectoryHandle
+        /// Open, or nil when closed to stay within the budget (reopened from the parent by `name`).
+        var handle: DirectoryHandle?
+        /// The directory's name in its parent (the whole operand for a top-level directory).
+        let name: [UInt8]
+        /// Whether `name` was opened through a final symbolic link.
+        let follow: Bool
         let listing: DirectoryListing
         var index = 0
         /// The path buffer's length for this directory, with its trailing slash.
@@ -174,8 +180,8 @@ public final class Walker {
     private var path: [UInt8] = []
     private var visited: Set<Identity> = []
     private let counter = HandleCounter()
-    /// A directory whose opening waits for handles to be released.
-    private var pendingDirectory: (name: [UInt8], parent: DirectoryHandle?, origin: WalkEntry.Origin, follow: Bool,
+    /// A directory found, to be opened once the budget allows.
+    private var pendingDirectory: (name: [UInt8], origin: WalkEntry.Origin, follow: Bool,
                                    depth: Int, relativeStart: Int, operandDevice: UInt64?)?
 
     public init(operands: [[UInt8]], filesFrom: FilesFromSource? = nil, options: WalkOptions = WalkOptions()) {
@@ -195,17 +201,10 @@ public final class Walker {
     public func step() -> Step {
         while true {
             if let pending = pendingDirectory {
-                if openDirectories >= options.directoryBudget {
-                    if openDirectories > stack.count { return .blocked }
-                    pendingDirectory = nil
-                    return .entry(WalkEntry(path: path, parent: pending.parent, name: pending.name, kind: .directory,
-                                            origin: pending.origin, followSymlinks: pending.follow,
-                                            error: .tooDeep(limit: options.directoryBudget), depth: pending.depth))
-                }
+                guard makeRoom() else { return .blocked }
                 pendingDirectory = nil
-                if let entry = enter(pending.name, parent: pending.parent, origin: pending.origin, follow: pending.follow,
-                                     depth: pending.depth, relativeStart: pending.relativeStart,
-                                     operandDevice: pending.operandDevice) {
+                if let entry = enter(pending.name, origin: pending.origin, follow: pending.follow, depth: pending.depth,
+                                     relativeStart: pending.relativeStart, operandDevice: pending.operandDevice) {
                     return .entry(entry)
                 }
                 continue
@@ -219,10 +218,65 @@ public final class Walker {
                 stack.removeLast()
                 continue
             }
+            if stack[top].handle == nil {
+                guard makeRoom() else { return .blocked }
+                if let failure = reopen(top) {
+                    stack.removeLast()
+                    return .entry(failure)
+                }
+            }
             let i = stack[top].index
             stack[top].index += 1
             if let entry = visitChild(i, in: stack[top]) { return .entry(entry) }
         }
+    }
+
+    /// Whether a directory may be opened now. At the budget, work in flight that holds handles
+    /// must finish first (false); when only the walk's own directories are open, the ones highest
+    /// on its path are closed (the current directory stays open).
+    private func makeRoom() -> Bool {
+        var live = openDirectories
+        guard live >= options.directoryBudget else { return true }
+        let own = stack.reduce(0) { $0 + ($1.handle == nil ? 0 : 1) }
+        if live > own { return false }
+        for i in stack.indices.dropLast() where live >= options.directoryBudget {
+            if stack[i].handle != nil {
+                stack[i].handle = nil
+                live -= 1
+            }
+        }
+        return true
+    }
+
+    /// Opens frame `i`'s directory again, from its nearest open ancestor down (a directory opened
+    /// on the way is closed again once its child is open: at most one more handle than before).
+    /// Each must be the directory walked before. Nil when frame `i` is open, else the error entry
+    /// that ends the frame.
+    private func reopen(_ i: Int) -> WalkEntry? {
+        var first = i
+        while first > 0 && stack[first - 1].handle == nil { first -= 1 }
+        for j in first...i {
+            let frame = stack[j]
+            let parentFD = j > 0 ? stack[j - 1].handle!.fd : FileDescriptor.currentDirectory
+            do throws(Errno) {
+                let fd = try FileDescriptor.openDirectory(frame.name, relativeTo: parentFD, followSymlink: frame.follow)
+                let handle = DirectoryHandle(fd: fd, counter: counter)
+                let status = try fd.status()
+                guard status.device == frame.device, status.inode == frame.inode else { return reopenFailure(i, .replaced) }
+                stack[j].handle = handle
+            } catch {
+                return reopenFailure(i, .system(error))
+            }
+            if j > first { stack[j - 1].handle = nil }
+        }
+        return nil
+    }
+
+    /// The error entry for frame `i`, which could not be opened again.
+    private func reopenFailure(_ i: Int, _ error: WalkError) -> WalkEntry {
+        let frame = stack[i]
+        return WalkEntry(path: Array(path[..<(frame.pathLength - 1)]), parent: nil, name: frame.name, kind: .directory,
+                         origin: .tree, followSymlinks: frame.follow, error: error, depth: frame.depth)
     }
 
     private func nextTopLevel() -> ([UInt8], WalkEntry.Origin)? {
@@ -253,7 +307,7 @@ public final class Walker {
                 return WalkEntry(path: item, parent: nil, name: item, kind: .directory, origin: origin, followSymlinks: true)
             }
             let relativeStart = item.last == UInt8(ascii: "/") ? item.count : item.count + 1
-            pendingDirectory = (item, nil, origin, true, 0, relativeStart, nil)
+            pendingDirectory = (item, origin, true, 0, relativeStart, nil)
             return nil
         }
         return WalkEntry(path: item, parent: nil, name: item, kind: status.kind, origin: origin, followSymlinks: true)
@@ -261,6 +315,7 @@ public final class Walker {
 
     private func visitChild(_ i: Int, in frame: Frame) -> WalkEntry? {
         let listing = frame.listing
+        let handle = frame.handle!  // open: `step` opens the current directory again before visiting
         if !options.includeHidden && listing.isHidden(i) { return nil }
         let name = listing.name(i)
         path.removeSubrange(frame.pathLength...)
@@ -270,13 +325,13 @@ public final class Walker {
         var kind = FileKind(directoryEntryType: listing.items[i].type)
         if kind == nil || (kind == .symlink && options.followSymlinks) {
             do throws(Errno) {
-                kind = try frame.handle.fd.status(of: name, followSymlink: options.followSymlinks).kind
+                kind = try handle.fd.status(of: name, followSymlink: options.followSymlinks).kind
             } catch {
                 var walkError = WalkError.system(error)
-                if error == .notFound, options.followSymlinks, let target = Walker.linkTarget(frame.handle.fd, name) {
+                if error == .notFound, options.followSymlinks, let target = Walker.linkTarget(handle.fd, name) {
                     walkError = .brokenSymlink(target: target)
                 }
-                return WalkEntry(path: path, parent: frame.handle, name: name, kind: kind ?? .unknown, origin: .tree,
+                return WalkEntry(path: path, parent: handle, name: name, kind: kind ?? .unknown, origin: .tree,
                                  followSymlinks: options.followSymlinks, error: walkError, depth: depth)
             }
         }
@@ -285,19 +340,22 @@ public final class Walker {
             return nil  // not following: skipped
         case .directory:
             if let max = options.maxDepth, depth >= max { return nil }
-            pendingDirectory = (name, frame.handle, .tree, options.followSymlinks, depth, frame.relativeStart, frame.operandDevice)
+            pendingDirectory = (name, .tree, options.followSymlinks, depth, frame.relativeStart, frame.operandDevice)
             return nil
         default:
             if let max = options.maxDepth, depth > max { return nil }
-            return WalkEntry(path: path, parent: frame.handle, name: name, kind: kind!, origin: .tree,
+            return WalkEntry(path: path, parent: handle, name: name, kind: kind!, origin: .tree,
                              followSymlinks: options.followSymlinks, depth: depth)
         }
     }
 
     /// Opens and lists a directory, pushing a frame; returns an entry to yield (an error, a
     /// skipped file system), or nil.
-    private func enter(_ name: [UInt8], parent: DirectoryHandle?, origin: WalkEntry.Origin, follow: Bool, depth: Int,
+    private func enter(_ name: [UInt8], origin: WalkEntry.Origin, follow: Bool, depth: Int,
                        relativeStart: Int, operandDevice: UInt64?) -> WalkEntry? {
+        // A directory inside the tree is opened from its parent, the current frame (open: the
+        // walk is listing it).
+        let parent = stack.last?.handle
         func failure(_ error: WalkError) -> WalkEntry {
             WalkEntry(path: path, parent: parent, name: name, kind: .directory, origin: origin, followSymlinks: follow,
                       error: error, depth: depth)
@@ -325,7 +383,7 @@ public final class Walker {
         let listing: DirectoryListing
         do throws(Errno) { listing = try DirectoryListing(fd) } catch { return failure(.system(error)) }
         if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
-        stack.append(Frame(handle: handle, listing: listing, pathLength: path.count, relativeStart: relativeStart,
+        stack.append(Frame(handle: handle, name: name, follow: follow, listing: listing, pathLength: path.count, relativeStart: relativeStart,
                            device: status.device, inode: status.inode, depth: depth,
                            operandDevice: operandDevice ?? status.device))
         return nil
