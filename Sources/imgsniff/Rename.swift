@@ -78,8 +78,11 @@ struct Rename: ParsableCommand {
     @Flag(help: "Rename files whose content is not an image too (text, archives, documents, media).")
     var allTypes = false
 
-    @Option(name: .customLong("min-confidence"), help: "The least confidence that renames: conclusive (default) or likely (also heuristic answers: TGA by its size, MP3 by its frames).")
+    @Option(name: .customLong("min-confidence"), help: "The least confidence that renames: conclusive (default), family (also a family answer: a TIFF whose maker could not be told gets .tiff) or likely (also heuristic answers: TGA by its size, MP3 by its frames).")
     var minConfidence: ConfidenceFloor = .conclusive
+
+    @Flag(name: .customLong("include-truncated"), help: "Also rename files whose detection says they end before its checks were done (cut short, or only starting like a format).")
+    var includeTruncated = false
 
     @Option(name: .customLong("extension-case"), help: "Case of the extensions written: lower or upper (default: as the extension replaced is written, else lower).")
     var extensionCase: ExtensionCase?
@@ -100,7 +103,7 @@ struct Rename: ParsableCommand {
     @Option(help: "Colour the table: auto, always or never.")
     var color: ColorChoice = .auto
 
-    enum ConfidenceFloor: String, ExpressibleByArgument, CaseIterable { case conclusive, likely }
+    enum ConfidenceFloor: String, ExpressibleByArgument, CaseIterable { case conclusive, family, likely }
     enum ExtensionCase: String, ExpressibleByArgument, CaseIterable { case lower, upper }
     enum ConflictPolicy: String, ExpressibleByArgument, CaseIterable { case skip, suffix }
 
@@ -110,8 +113,8 @@ struct Rename: ParsableCommand {
         }
         if undo != nil {
             if !paths.isEmpty || traversal.filesFrom != nil { throw ValidationError("--undo takes a journal, not paths.") }
-            if apply || fix || allTypes || journal != nil || onConflict != .skip || extensionCase != nil || minConfidence != .conclusive {
-                throw ValidationError("--undo cannot be combined with --apply, --fix, --all-types, --min-confidence, --journal, --on-conflict or --extension-case.")
+            if apply || fix || allTypes || journal != nil || onConflict != .skip || extensionCase != nil || minConfidence != .conclusive || includeTruncated {
+                throw ValidationError("--undo cannot be combined with --apply, --fix, --all-types, --min-confidence, --include-truncated, --journal, --on-conflict or --extension-case.")
             }
             return
         }
@@ -142,7 +145,12 @@ struct Rename: ParsableCommand {
         options.walk = traversal.walkOptions
         options.policy.fix = fix
         options.policy.allTypes = allTypes
-        options.policy.minimumConfidence = minConfidence == .likely ? .likely : .conclusive
+        switch minConfidence {
+        case .conclusive: options.policy.minimumConfidence = .conclusive
+        case .family: options.policy.minimumConfidence = .family
+        case .likely: options.policy.minimumConfidence = .likely
+        }
+        options.policy.includeTruncated = includeTruncated
         options.policy.upperCase = extensionCase.map { $0 == .upper }
         options.policy.suffixOnConflict = onConflict == .suffix
         options.apply = apply

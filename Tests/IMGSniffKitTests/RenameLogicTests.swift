@@ -7,11 +7,37 @@ import TestSupport
 @Suite("Rename rules and journal, in process")
 struct RenameLogicTests {
     private func decide(_ name: String, _ type: ImageType, _ confidence: Detection.Confidence = .conclusive,
-                        fix: Bool = false, allTypes: Bool = false) -> RenameDisposition {
+                        fix: Bool = false, allTypes: Bool = false, floor: Detection.Confidence = .conclusive,
+                        completeness: Detection.Completeness = .complete, includeTruncated: Bool = false) -> RenameDisposition {
         var policy = RenamePolicy()
         policy.fix = fix
         policy.allTypes = allTypes
-        return RenameRules.decide(name: Array(name.utf8), detection: Detection(type: type, confidence: confidence), policy: policy)
+        policy.minimumConfidence = floor
+        policy.includeTruncated = includeTruncated
+        return RenameRules.decide(name: Array(name.utf8), detection: Detection(type: type, confidence: confidence, completeness: completeness),
+                                  policy: policy)
+    }
+
+    /// `scan --mismatches` and `rename` share one rule: a name whose extension fits is kept by
+    /// rename exactly when the scan says its extension matches.
+    @Test func scanAndRenameAgree() {
+        let types: [ImageType] = [.jpeg, .mpo, .png, .tiff, .nef, .dng, .heics, .avis, .bmp, .ilbm, .xml, .svg, .gzip, .jpeg2000, .pdf]
+        let extensions = ["jpg", "png", "tif", "tiff", "nef", "dng", "heic", "avif", "avifs", "rle", "iff", "pchg", "html", "gz",
+                          "svgz", "jpc", "jp2", "ai", "ico", "tx", "svs", "txt", "docx"]
+        for type in types {
+            for confidence in [Detection.Confidence.conclusive, .family] {
+                let detection = Detection(type: type, confidence: confidence)
+                for ext in extensions {
+                    let scan = MismatchRule.extensionMatches(ext, detection: detection)
+                    var policy = RenamePolicy()
+                    policy.fix = true
+                    policy.allTypes = true
+                    policy.minimumConfidence = .likely
+                    let kept = RenameRules.decide(name: Array("f.\(ext)".utf8), detection: detection, policy: policy) == .keep(.extensionFits(ext))
+                    #expect((scan == true) == kept, "\(ext) on \(type.identifier) (\(confidence))")
+                }
+            }
+        }
     }
 
     @Test func rules() {
@@ -19,7 +45,15 @@ struct RenameLogicTests {
         #expect(decide("a.JPG", .jpeg) == .keep(.extensionFits("JPG")))
         #expect(decide("a.tif", .nef) == .keep(.extensionFits("tif")), "a family's extension fits its members")
         #expect(decide("a.nef", .tiff, .family) == .keep(.extensionFits("nef")))
-        #expect(decide("a", .tiff, .family) == .rename(to: Array("a.tiff".utf8), reason: .noExtension, suffixed: false))
+        // A family answer renames only when asked (--min-confidence family), and never replaces a
+        // member's name.
+        #expect(decide("a", .tiff, .family) == .keep(.notSure(.family)))
+        #expect(decide("a", .tiff, .family, floor: .family) == .rename(to: Array("a.tiff".utf8), reason: .noExtension, suffixed: false))
+        #expect(decide("a.dng", .tiff, .family, fix: true, floor: .family) == .keep(.extensionFits("dng")))
+        // A detection of data that ends before the checks were done renames only when asked.
+        #expect(decide("x", .tiff, completeness: .truncated) == .keep(.truncated))
+        #expect(decide("x", .tiff, completeness: .truncated, includeTruncated: true)
+                == .rename(to: Array("x.tiff".utf8), reason: .noExtension, suffixed: false))
         #expect(decide("notes.md", .plainText, .likely, allTypes: true) == .keep(.unknownExtension("md")))
         #expect(decide("app.jar", .zip, allTypes: true) == .keep(.unknownExtension("jar")))
         #expect(decide("x.backup", .png) == .keep(.unknownExtension("backup")))

@@ -6,10 +6,13 @@ public struct RenamePolicy: Sendable {
     public var fix = false
     /// Rename files whose content is not an image too (text, archives, documents, media).
     public var allTypes = false
-    /// The least confidence a detection needs: `conclusive` by default; `likely` also takes
-    /// heuristic answers (TGA by its size, MP3 by its frames). Family answers are taken from
-    /// `conclusive` on (a family node's extension fits every member).
+    /// The least confidence a detection needs: `conclusive` by default; `family` also takes
+    /// family answers (a TIFF whose maker could not be told gets `.tiff`); `likely` also takes
+    /// heuristic and hinted answers (TGA by its size, MP3 by its frames).
     public var minimumConfidence: Detection.Confidence = .conclusive
+    /// Rename files whose detection says the data ended before its checks were done (a file cut
+    /// short, or one that only starts like a format). Off by default.
+    public var includeTruncated = false
     /// The case of the extensions written: upper, lower, or (nil) as the extension replaced is
     /// written (`SCAN.JPG` -> `SCAN.PNG`), else lower.
     public var upperCase: Bool?
@@ -38,6 +41,8 @@ public enum KeepReason: Sendable, Hashable {
     case notAnImage
     /// The answer is less sure than `--min-confidence` asks.
     case notSure(Detection.Confidence)
+    /// The file ended before detection's checks were done (`--include-truncated` renames it).
+    case truncated
     /// The type has no filename extension.
     case typeHasNoExtension
     /// The extension names another type; `--fix` replaces it.
@@ -200,7 +205,10 @@ public struct RenamePlanItem: Sendable {
             case .extensionFits(let ext): return "extension .\(ext) names \(what)"
             case .unknownContent: return "unknown content: never renamed"
             case .notAnImage: return "\(what) is not an image (--all-types renames it)"
-            case .notSure(let c): return "\(what): only \(c.rawValue) (--min-confidence \(c.rawValue) renames it)"
+            case .notSure(let c):
+                let floor = c == .hinted ? "likely" : c.rawValue
+                return "\(what): only \(c.rawValue) (--min-confidence \(floor) renames it)"
+            case .truncated: return "\(what), but the file ends before its checks were done (--include-truncated renames it)"
             case .typeHasNoExtension: return "\(what) has no filename extension"
             case .wrongExtension(let ext, let named): return "extension .\(ext) names \(named.identifier) but content is \(what) (--fix renames it)"
             case .unknownExtension(let ext): return "'.\(ext)' names no known type: never given a second extension"
@@ -239,16 +247,20 @@ public enum RenameRules {
         return (dot, String(decoding: bytes, as: UTF8.self))
     }
 
-    /// Whether an extension fits the detection: it names the type, a supertype, or (for a family
-    /// answer) a member of the family.
+    /// Whether an extension fits the detection: `Detection.extensionFits(_:)`, the rule
+    /// `scan --mismatches` uses too.
     public static func extensionFits(_ ext: String, _ detection: Detection) -> Bool {
-        let type = detection.type
-        for named in ImageType.types(filenameExtension: ext) {
-            if named == type || type.conforms(to: named) { return true }
-            if type.detectionFamilyChain.contains(named) { return true }
-            if detection.confidence == .family && named.belongs(toFamily: type) { return true }
+        detection.extensionFits(ext) == true
+    }
+
+    /// Whether a policy takes answers of this confidence.
+    static func accepts(_ confidence: Detection.Confidence, policy: RenamePolicy) -> Bool {
+        switch confidence {
+        case .conclusive: return true
+        case .family: return policy.minimumConfidence != .conclusive
+        case .likely, .hinted: return policy.minimumConfidence == .likely || policy.minimumConfidence == .hinted
+        case .unknown: return false
         }
-        return false
     }
 
     /// Whether an extension is written in capitals (`JPG`, `TIF2`): letters, all upper case.
@@ -318,25 +330,22 @@ public enum RenameRules {
         if detection.isUnknown || type == .data { return .keep(.unknownContent) }
         if isBackupName(name) { return .keep(.backupName) }
         let current = fileExtension(of: name)
-        // An extension the catalog does not know (.md, .docx, .tgz): never a second extension;
-        // with --fix, an image's is replaced.
-        if let (_, ext) = current, ImageType.types(filenameExtension: ext).isEmpty, !(policy.fix && type.isImage) {
+        let fit = current.flatMap { detection.extensionFits($0.text) }
+        if let (_, ext) = current, fit == true { return .keep(.extensionFits(ext)) }
+        // An extension neither the catalog nor an alias knows (.md, .docx, .tgz): never a second
+        // extension; with --fix, an image's is replaced.
+        if let (_, ext) = current, fit == nil, !(policy.fix && type.isImage) {
             return .keep(.unknownExtension(ext))
         }
         if !policy.allTypes && !type.isImage { return .keep(.notAnImage) }
-        switch detection.confidence {
-        case .likely where policy.minimumConfidence == .conclusive,
-             .hinted where policy.minimumConfidence == .conclusive:
-            return .keep(.notSure(detection.confidence))
-        default: break
-        }
+        if !accepts(detection.confidence, policy: policy) { return .keep(.notSure(detection.confidence)) }
+        if detection.completeness == .truncated && !policy.includeTruncated { return .keep(.truncated) }
         guard let preferred = type.preferredFilenameExtension else { return .keep(.typeHasNoExtension) }
         let upper = policy.upperCase ?? current.map { isUpperCase($0.text) } ?? false
         let newExtension = Array((upper ? preferred.uppercased() : preferred).utf8)
         guard let (dot, ext) = current else {
             return .rename(to: name + [UInt8(ascii: ".")] + newExtension, reason: .noExtension, suffixed: false)
         }
-        if extensionFits(ext, detection) { return .keep(.extensionFits(ext)) }
         let stem = Array(name[..<dot])
         guard let named = ImageType.types(filenameExtension: ext).first else {
             return .rename(to: stem + [UInt8(ascii: ".")] + newExtension, reason: .unknownExtension(ext), suffixed: false)

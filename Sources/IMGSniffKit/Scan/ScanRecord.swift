@@ -26,7 +26,7 @@ public enum ScanProblem: Sendable, Hashable {
     }
 
     /// A stable name for machines: an errno name ("EACCES"), or "notRegular", "directory",
-    /// "loop", "tooDeep", "brokenSymlink".
+    /// "loop", "replaced", "brokenSymlink".
     public var code: String {
         switch self {
         case .file(let e):
@@ -91,25 +91,13 @@ public struct ScanRecord: Sendable {
     }
 }
 
-/// When a file's extension and its content agree.
+/// When a file's extension and its content agree: `Detection.extensionFits(_:)`, the rule
+/// `imgsniff rename` keeps names by too.
 public enum MismatchRule {
-    /// nil when there is nothing to compare (no extension, one the catalog does not know, or
-    /// unknown content); false when the extension names known types and none of them is the
-    /// content's type, one of its supertypes or its detection family (`.jpg` on MPO, `.tif` on NEF,
-    /// `.nef` on a TIFF family answer match); true otherwise.
+    /// nil when there is nothing to compare (no extension, one neither the catalog nor an alias
+    /// knows, or unknown content); false when the extension names other types only; true when it
+    /// fits (see `Detection.extensionFits(_:)`).
     public static func extensionMatches(_ fileExtension: String?, detection: Detection) -> Bool? {
-        guard let ext = fileExtension, !detection.isUnknown else { return nil }
-        let named = ImageType.types(filenameExtension: ext)
-        guard !named.isEmpty else { return nil }
-        let content = detection.type
-        for type in named {
-            if content.conforms(to: type) { return true }
-            // The content's family chain (NEF -> TIFF).
-            if content.detectionFamilyChain.contains(where: { $0.conforms(to: type) }) { return true }
-            // A family answer (or a hinted one) may be any member: `.nef` on a TIFF-family answer.
-            if detection.confidence == .family || detection.confidence == .hinted,
-               type != content, type.belongs(toFamily: content) { return true }
-        }
-        return false
+        fileExtension.flatMap { detection.extensionFits($0) }
     }
 }

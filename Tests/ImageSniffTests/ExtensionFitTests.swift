@@ -1,0 +1,62 @@
+import ImageSniff
+import Testing
+
+/// The one rule for "the extension fits the content" (`Detection.extensionFits`), row by row.
+@Suite("Extension fits")
+struct ExtensionFitTests {
+    static func fits(_ ext: String, _ type: ImageType, _ confidence: Detection.Confidence = .conclusive) -> Bool? {
+        Detection(type: type, confidence: confidence).extensionFits(ext)
+    }
+
+    @Test func generalRules() {
+        #expect(Self.fits("jpg", .jpeg) == true)
+        #expect(Self.fits(".JPEG", .jpeg) == true, "a dot and capitals are taken")
+        #expect(Self.fits("ps", .eps) == true, "a supertype's extension")
+        #expect(Self.fits("tif", .nef) == true, "the detection family's extension")
+        #expect(Self.fits("jpg", .mpo) == true)
+        #expect(Self.fits("nef", .tiff, .family) == true, "a family answer never replaces a member's name")
+        #expect(Self.fits("dng", .tiff, .hinted) == true)
+        #expect(Self.fits("nef", .tiff) == false, "a TIFF proven plain is not a NEF")
+        #expect(Self.fits("png", .jpeg) == false)
+        #expect(Self.fits("docx", .jpeg) == nil, "an extension nothing knows")
+        #expect(Self.fits("jpg", .data, .unknown) == nil, "unknown content")
+    }
+
+    /// Every alias row: each of its extensions fits each content it names, and does not fit a
+    /// type it does not name (one that shares no parent with them but `public.image`).
+    @Test(arguments: ExtensionAlias.all.indices)
+    func aliasRow(_ index: Int) {
+        let row = ExtensionAlias.all[index]
+        #expect(!row.reason.isEmpty)
+        for ext in row.extensions {
+            #expect(ext == ext.lowercased() && !ext.hasPrefix("."))
+            for content in row.contents {
+                #expect(Self.fits(ext, content) == true, "\(ext) on \(content.identifier)")
+            }
+            let other: ImageType = row.contents.contains(.qoi) ? .farbfeld : .qoi
+            #expect(Self.fits(ext, other) != true, "\(ext) on \(other.identifier)")
+        }
+    }
+
+    /// The cases users met: working names that a rename must keep and a scan must not flag.
+    @Test func workingNamesOfOtherProjects() {
+        #expect(Self.fits("heic", .heics) == true)
+        #expect(Self.fits("avif", .avis) == true)
+        #expect(Self.fits("tx", .tiff) == true)
+        #expect(Self.fits("svs", .tiff) == true)
+        #expect(Self.fits("svs", .nef) == true, "a TIFF-based file in a whole-slide name")
+        #expect(Self.fits("jpc", .jpeg2000) == true)
+        #expect(Self.fits("rle", .bmp) == true)
+        #expect(Self.fits("rle", .utahRLE) == true)
+        #expect(Self.fits("pchg", .ilbm) == true)
+        #expect(Self.fits("sham", .ilbm) == true)
+        #expect(Self.fits("html", .xml) == true)
+        #expect(Self.fits("gz", .svg) == true)
+        #expect(Self.fits("ico", .png) == true)
+        #expect(Self.fits("map", .ppm) == true)
+        // and what still lies
+        #expect(Self.fits("ico", .jpeg) == false)
+        #expect(Self.fits("heic", .avif) == false)
+        #expect(Self.fits("gz", .png) == false)
+    }
+}
