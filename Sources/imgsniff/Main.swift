@@ -10,7 +10,7 @@ enum Main {
         // A write past a file-size limit fails with EFBIG (reported) rather than killing the process.
         signal(SIGXFSZ, SIG_IGN)
         // `-h` is the short help (usage, the main options, two examples); `--help` the complete one.
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = ShortOptions.expand(Array(CommandLine.arguments.dropFirst()))
         if let short = ShortHelp.text(for: arguments) {
             FileDescriptor.standardOutput.writeAllIgnoringErrors(short)
             exit(0)

@@ -83,6 +83,11 @@ struct Scan: ParsableCommand {
     @Flag(help: "Use each file's extension as the detection hint: it settles what the bytes cannot (TGA, a vendor's TIFF RAW), never overrides them.")
     var hintFromExtension = false
 
+    @Option(help: ArgumentHelp(
+        "What the files are believed to be (an identifier, extension or MIME type, e.g. the Content-Type a download came with): settles what the bytes cannot, never overrides them. For standard input and every file; with --hint-from-extension a file's own known extension comes first.",
+        valueName: "type"), completion: .list(ImageType.allCases.map(\.identifier)))
+    var hint: String?
+
     @Flag(help: "Read each image's header for its properties: width, height, bit depth, colour model, alpha, frames, EXIF orientation, gain map, ICC profile (records gain \"properties\"; the table a SIZE column). Within the same bounded read.")
     var properties = false
 
@@ -111,7 +116,7 @@ struct Scan: ParsableCommand {
     @Flag(help: "Also ask libmagic (the engine of file(1)) and compare: records gain \"libmagic\": {mime, description, uti, verdict}; the table's summary counts verdicts. About 50 times slower.")
     var crossCheck = false
 
-    @Option(name: [.short, .long], help: "Worker threads (default: the number of processors).")
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Worker threads (default: the number of processors).")
     var jobs: Int?
 
     @Option(help: "Colour the table: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; CLICOLOR_FORCE forces it), always or never.")
@@ -129,6 +134,9 @@ struct Scan: ParsableCommand {
         if dashes > 1 { throw ValidationError("'-' (standard input) can be given only once.") }
         if dashes == 1 && traversal.filesFrom == "-" { throw ValidationError("'-' and --files-from - cannot both read standard input.") }
         if [print0, summary, quiet].filter({ $0 }).count > 1 { throw ValidationError("--print0, --summary and --quiet exclude each other.") }
+        if let hint, ImageType.types(hint: hint).isEmpty {
+            throw ValidationError("--hint \(hint): not a known identifier, extension or MIME type (see `imgsniff types`).")
+        }
         if minPixels != nil && minPixelCount == nil {
             throw ValidationError("--min-pixels \(minPixels!): not a pixel count (a number, optionally with k, M or G: 100M).")
         }
@@ -149,6 +157,7 @@ struct Scan: ParsableCommand {
         r.types = types
         r.mismatches = mismatches
         r.hintFromExtension = hintFromExtension
+        r.hint = hint
         r.properties = properties
         r.minPixels = minPixelCount
         r.crossCheck = crossCheck

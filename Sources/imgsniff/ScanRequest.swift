@@ -16,6 +16,7 @@ struct ScanRequest {
     var types: [String] = []
     var mismatches = false
     var hintFromExtension = false
+    var hint: String?
     var properties = false
     var minPixels: Int?
     var crossCheck = false
@@ -36,6 +37,7 @@ struct ScanRequest {
         options.settings.filter.types = types.filter { $0 != "unknown" }.flatMap { ImageType.types(hint: $0).prefix(1) }
         options.settings.filter.mismatches = mismatches
         options.settings.hintFromExtension = hintFromExtension
+        options.settings.hint = hint
         options.settings.crossCheck = crossCheck
         options.settings.properties = properties
         options.settings.filter.minPixels = minPixels
