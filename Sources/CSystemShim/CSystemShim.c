@@ -1,6 +1,9 @@
 #define _GNU_SOURCE
 #include "CSystemShim.h"
 #include <errno.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -106,4 +109,12 @@ int imgsniff_available_processors(void) {
     if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
 #endif
     return 0;
+}
+
+int imgsniff_single_malloc_arena(void) {
+#if defined(__GLIBC__)
+    return mallopt(M_ARENA_MAX, 1);
+#else
+    return 0;
+#endif
 }

@@ -37,4 +37,9 @@ int imgsniff_interrupt_signal(void);
  * returns EINTR, so that the run can stop (other calls retry on EINTR). 0 on success. */
 int imgsniff_install_interrupt_handler(void (*handler)(int));
 
+/* Makes every thread allocate from one malloc arena (glibc's M_ARENA_MAX = 1): each further
+ * arena reserves 64 MiB of address space, which a run under an address-space limit (ulimit -v)
+ * with many threads cannot afford. 1 when set, 0 where there is no such setting. */
+int imgsniff_single_malloc_arena(void);
+
 #endif

@@ -61,7 +61,8 @@ public enum ScanRun {
     public static func run(_ options: ScanOptions, output: OutputStream = OutputStream()) -> Int32 {
         var options = options
         let budget: DescriptorBudget
-        switch DescriptorBudget.plan(jobs: options.jobs, crossCheck: options.settings.crossCheck) {
+        let jobs = ResourceLimits.workersWithinAddressSpace(options.jobs)
+        switch DescriptorBudget.plan(jobs: jobs, crossCheck: options.settings.crossCheck) {
         case .success(let b): budget = b
         case .failure(let failure):
             StandardError.line("imgsniff: \(failure)")

@@ -59,6 +59,29 @@ public enum ResourceLimits {
         return limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
     }
 
+    /// How many workers fit under the address-space limit (`ulimit -v`), at most `jobs`. Without
+    /// a limit, `jobs`. Under one, every thread allocates from one malloc arena (each further arena
+    /// reserves 64 MiB), and each worker is given `perWorker` bytes (its stack and read buffers)
+    /// beside what the process maps already and a margin.
+    public static func workersWithinAddressSpace(_ jobs: Int, perWorker: Int = 3 << 20) -> Int {
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_AS_VALUE, &limit) == 0, limit.rlim_cur != rlim_t.max else { return jobs }
+        _ = imgsniff_single_malloc_arena()
+        let bytes = limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
+        let room = bytes - mappedBytes() - (32 << 20)
+        return max(1, min(jobs, room / perWorker))
+    }
+
+    /// The process's mapped address space (`/proc/self/statm`'s first field), or 0.
+    static func mappedBytes() -> Int {
+        guard let fd = try? FileDescriptor.open(Array("/proc/self/statm".utf8), flags: O_RDONLY) else { return 0 }
+        defer { fd.close() }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        guard let n = try? buffer.withUnsafeMutableBytes({ (raw) throws(Errno) -> Int in try fd.read(into: raw) }), n > 0 else { return 0 }
+        let pages = buffer[..<n].prefix { $0 >= 0x30 && $0 <= 0x39 }.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        return pages * sysconf(Int32(_SC_PAGESIZE))
+    }
+
     /// The soft limit on open files.
     public static var openFiles: Int {
         var limit = rlimit()
@@ -68,8 +91,10 @@ public enum ResourceLimits {
 
     #if canImport(Glibc)
     private static let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    private static let RLIMIT_AS_VALUE = __rlimit_resource_t(RLIMIT_AS.rawValue)
     #else
     private static let RLIMIT_NOFILE_VALUE = RLIMIT_NOFILE
+    private static let RLIMIT_AS_VALUE = RLIMIT_AS
     #endif
 }
 

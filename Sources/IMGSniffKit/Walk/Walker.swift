@@ -155,6 +155,9 @@ public final class Walker {
         let name: [UInt8]
         /// Whether `name` was opened through a final symbolic link.
         let follow: Bool
+        /// For a top-level directory whose path is too long for one system call: the directory
+        /// its last component is opened from (nil: the working directory).
+        let anchor: DirectoryHandle?
         let listing: DirectoryListing
         var index = 0
         /// The path buffer's length for this directory, with its trailing slash.
@@ -181,7 +184,7 @@ public final class Walker {
     private var visited: Set<Identity> = []
     private let counter = HandleCounter()
     /// A directory found, to be opened once the budget allows.
-    private var pendingDirectory: (name: [UInt8], origin: WalkEntry.Origin, follow: Bool,
+    private var pendingDirectory: (name: [UInt8], anchor: DirectoryHandle?, origin: WalkEntry.Origin, follow: Bool,
                                    depth: Int, relativeStart: Int, operandDevice: UInt64?)?
 
     public init(operands: [[UInt8]], filesFrom: FilesFromSource? = nil, options: WalkOptions = WalkOptions()) {
@@ -203,7 +206,7 @@ public final class Walker {
             if let pending = pendingDirectory {
                 guard makeRoom() else { return .blocked }
                 pendingDirectory = nil
-                if let entry = enter(pending.name, origin: pending.origin, follow: pending.follow, depth: pending.depth,
+                if let entry = enter(pending.name, anchor: pending.anchor, origin: pending.origin, follow: pending.follow, depth: pending.depth,
                                      relativeStart: pending.relativeStart, operandDevice: pending.operandDevice) {
                     return .entry(entry)
                 }
@@ -237,7 +240,8 @@ public final class Walker {
     private func makeRoom() -> Bool {
         var live = openDirectories
         guard live >= options.directoryBudget else { return true }
-        let own = stack.reduce(0) { $0 + ($1.handle == nil ? 0 : 1) }
+        // The walk's own handles: its frames' (and a long operand's anchor, pending or in a frame).
+        let own = stack.reduce(pendingDirectory?.anchor == nil ? 0 : 1) { $0 + ($1.handle == nil ? 0 : 1) + ($1.anchor == nil ? 0 : 1) }
         if live > own { return false }
         for i in stack.indices.dropLast() where live >= options.directoryBudget {
             if stack[i].handle != nil {
@@ -257,7 +261,7 @@ public final class Walker {
         while first > 0 && stack[first - 1].handle == nil { first -= 1 }
         for j in first...i {
             let frame = stack[j]
-            let parentFD = j > 0 ? stack[j - 1].handle!.fd : FileDescriptor.currentDirectory
+            let parentFD = j > 0 ? stack[j - 1].handle!.fd : frame.anchor?.fd ?? FileDescriptor.currentDirectory
             do throws(Errno) {
                 let fd = try FileDescriptor.openDirectory(frame.name, relativeTo: parentFD, followSymlink: frame.follow)
                 let handle = DirectoryHandle(fd: fd, counter: counter)
@@ -293,24 +297,54 @@ public final class Walker {
         if options.dashIsStandardInput && origin == .operand && item == [UInt8(ascii: "-")] {
             return WalkEntry(path: item, parent: nil, name: item, kind: .standardInput, origin: origin, followSymlinks: true)
         }
+        // A path too long for one system call is reached a component at a time: its last
+        // component is then opened from its directory.
+        var anchor: DirectoryHandle?
+        var name = item
         let status: FileStatus
         do throws(Errno) {
-            status = try FileDescriptor.currentDirectory.status(of: item, followSymlink: true)
+            do {
+                status = try FileDescriptor.currentDirectory.status(of: item, followSymlink: true)
+            } catch .nameTooLong {
+                (anchor, name) = try openParent(of: item)
+                status = try anchor!.fd.status(of: name, followSymlink: true)
+            }
         } catch {
             // A dangling symbolic link is not "no such file".
-            var error = WalkError.system(error)
-            if error.isNotFound, let target = Walker.linkTarget(.currentDirectory, item) { error = .brokenSymlink(target: target) }
-            return WalkEntry(path: item, parent: nil, name: item, kind: .unknown, origin: origin, followSymlinks: true, error: error)
+            var walkError = WalkError.system(error)
+            if walkError.isNotFound, let target = Walker.linkTarget(anchor?.fd ?? .currentDirectory, name) {
+                walkError = .brokenSymlink(target: target)
+            }
+            return WalkEntry(path: item, parent: anchor, name: name, kind: .unknown, origin: origin, followSymlinks: true, error: walkError)
         }
         if status.kind == .directory {
             if origin == .filesFrom && !options.walkListedDirectories {
-                return WalkEntry(path: item, parent: nil, name: item, kind: .directory, origin: origin, followSymlinks: true)
+                return WalkEntry(path: item, parent: anchor, name: name, kind: .directory, origin: origin, followSymlinks: true)
             }
             let relativeStart = item.last == UInt8(ascii: "/") ? item.count : item.count + 1
-            pendingDirectory = (item, origin, true, 0, relativeStart, nil)
+            pendingDirectory = (name, anchor, origin, true, 0, relativeStart, nil)
             return nil
         }
-        return WalkEntry(path: item, parent: nil, name: item, kind: status.kind, origin: origin, followSymlinks: true)
+        return WalkEntry(path: item, parent: anchor, name: name, kind: status.kind, origin: origin, followSymlinks: true)
+    }
+
+    /// The directory that holds a path's last component, opened a component at a time (each
+    /// within NAME_MAX, following links as path resolution does), and that component.
+    private func openParent(of item: [UInt8]) throws(Errno) -> (DirectoryHandle, [UInt8]) {
+        var components = item.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map(Array.init)
+        guard let last = components.popLast() else { throw .nameTooLong }
+        var current = try FileDescriptor.openDirectory(item.first == UInt8(ascii: "/") ? [UInt8(ascii: "/")] : [UInt8(ascii: ".")])
+        for component in components {
+            do throws(Errno) {
+                let next = try FileDescriptor.openDirectory(component, relativeTo: current, followSymlink: true)
+                current.close()
+                current = next
+            } catch {
+                current.close()
+                throw error
+            }
+        }
+        return (DirectoryHandle(fd: current, counter: counter), last)
     }
 
     private func visitChild(_ i: Int, in frame: Frame) -> WalkEntry? {
@@ -340,7 +374,7 @@ public final class Walker {
             return nil  // not following: skipped
         case .directory:
             if let max = options.maxDepth, depth >= max { return nil }
-            pendingDirectory = (name, .tree, options.followSymlinks, depth, frame.relativeStart, frame.operandDevice)
+            pendingDirectory = (name, nil, .tree, options.followSymlinks, depth, frame.relativeStart, frame.operandDevice)
             return nil
         default:
             if let max = options.maxDepth, depth > max { return nil }
@@ -351,11 +385,11 @@ public final class Walker {
 
     /// Opens and lists a directory, pushing a frame; returns an entry to yield (an error, a
     /// skipped file system), or nil.
-    private func enter(_ name: [UInt8], origin: WalkEntry.Origin, follow: Bool, depth: Int,
+    private func enter(_ name: [UInt8], anchor: DirectoryHandle?, origin: WalkEntry.Origin, follow: Bool, depth: Int,
                        relativeStart: Int, operandDevice: UInt64?) -> WalkEntry? {
         // A directory inside the tree is opened from its parent, the current frame (open: the
-        // walk is listing it).
-        let parent = stack.last?.handle
+        // walk is listing it); a top-level one from the working directory or its anchor.
+        let parent = stack.last?.handle ?? anchor
         func failure(_ error: WalkError) -> WalkEntry {
             WalkEntry(path: path, parent: parent, name: name, kind: .directory, origin: origin, followSymlinks: follow,
                       error: error, depth: depth)
@@ -383,7 +417,7 @@ public final class Walker {
         let listing: DirectoryListing
         do throws(Errno) { listing = try DirectoryListing(fd) } catch { return failure(.system(error)) }
         if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
-        stack.append(Frame(handle: handle, name: name, follow: follow, listing: listing, pathLength: path.count, relativeStart: relativeStart,
+        stack.append(Frame(handle: handle, name: name, follow: follow, anchor: stack.isEmpty ? anchor : nil, listing: listing, pathLength: path.count, relativeStart: relativeStart,
                            device: status.device, inode: status.inode, depth: depth,
                            operandDevice: operandDevice ?? status.device))
         return nil
