@@ -107,4 +107,83 @@ struct SystemLimitsTests {
         #expect(r.status == 2)
         #expect(r.stderr.contains("No space") || r.stderr.contains("space"), "\(r.stderr)")
     }
+
+    /// An open-file limit far below what the tree needs (20, and the least a scan can work with):
+    /// every file of a deep, wide tree is scanned, none lost or skipped; below that least, a
+    /// clear error and exit 2 before anything is read.
+    @Test(.enabled(if: tool("prlimit")))
+    func lowOpenFileLimitCoversTheWholeTree() throws {
+        let tree = try ScratchTree()
+        var count = 0
+        for i in 0..<30 {
+            try tree.file("w\(i)/" + Array(repeating: "d", count: i).joined(separator: "/") + "/f", pngBytes)
+            try tree.file("w\(i)/g", jpegBytes)
+            count += 2
+        }
+        for limit in [20, 10] {
+            let r = try IMGSniffBinary.run(["scan", "--jobs", "4", "--format", "ndjson", "."], in: tree.root,
+                                           launcher: ["prlimit", "--nofile=\(limit):\(limit)"], timeout: 60)
+            #expect(r.status == 0, "limit \(limit): \(r.stderr.prefix(300))")
+            let records = try parseNDJSON(r)
+            #expect(records.count == count, "limit \(limit)")
+            #expect(records.allSatisfy { $0["error"] is NSNull })
+        }
+        let tooFew = try IMGSniffBinary.run(["scan", "."], in: tree.root, launcher: ["prlimit", "--nofile=6:6"], timeout: 60)
+        #expect(tooFew.status == 2)
+        #expect(tooFew.stderr.contains("open-file limit"), "\(tooFew.stderr)")
+    }
+
+    /// Open descriptors stay within 64 + jobs whatever the tree: many small directories are the
+    /// case that used to hold hundreds open (sampled from /proc while it runs).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd")))
+    func descriptorsStayWithinTheBudget() throws {
+        let tree = try ScratchTree()
+        for i in 0..<3_000 { try tree.file("d\(i / 100)/e\(i)/f", pngBytes) }
+        for jobs in [2, 16] {
+            let running = try IMGSniffBinary.start(["scan", "--jobs", String(jobs), "--format", "ndjson", "."], in: tree.root)
+            var peak = 0
+            while running.process.isRunning {
+                let n = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(running.process.processIdentifier)/fd").count) ?? 0
+                peak = max(peak, n)
+            }
+            let r = try running.finish()
+            #expect(r.status == 0)
+            #expect(try parseNDJSON(r).count == 3_000)
+            #expect(peak <= 64 + jobs, "\(peak) descriptors open with --jobs \(jobs)")
+        }
+    }
+
+    /// Under an address-space limit, many jobs do not crash: the workers are fitted to it.
+    @Test(.enabled(if: tool("prlimit")))
+    func addressSpaceLimitWithManyJobs() throws {
+        let tree = try ScratchTree()
+        for i in 0..<2_000 { try tree.file("d\(i % 20)/f\(i)", pngBytes) }
+        for limit in [200, 800] {
+            let r = try IMGSniffBinary.run(["scan", "--jobs", "64", "--format", "ndjson", "."], in: tree.root,
+                                           launcher: ["prlimit", "--as=\(limit << 20)"], timeout: 120)
+            #expect(r.status == 0, "ulimit -v \(limit) MiB: \(r.status) \(r.stderr.prefix(300))")
+            #expect(try parseNDJSON(r).count == 2_000)
+        }
+    }
+
+    /// A path longer than PATH_MAX is reached a component at a time: a file there is scanned,
+    /// a missing one is "no such file", not "file name too long"; rename says why it leaves it.
+    @Test func operandLongerThanPathMax() throws {
+        let root = try Trees.scratch("long")
+        defer { Trees.removeDeep(root.path) }
+        let component = String(repeating: "n", count: 200)
+        try Trees.chain(in: root, component: component, levels: 25, leaf: "leaf", bytes: pngBytes)
+        let long = Array(repeating: component, count: 25).joined(separator: "/")
+        let scan = try parseNDJSON(try IMGSniffBinary.run(["scan", "--format", "ndjson", long + "/leaf"], in: root))
+        #expect(scan.first?["uti"] as? String == "public.png")
+        let directory = try parseNDJSON(try IMGSniffBinary.run(["scan", "--format", "ndjson", long], in: root))
+        #expect(directory.count == 1 && directory.first?["uti"] as? String == "public.png")
+        let missing = try IMGSniffBinary.run(["scan", "--format", "ndjson", long + "/nothing"], in: root)
+        #expect(((try parseNDJSON(missing).first?["error"] as? [String: Any])?["code"] as? String) == "ENOENT")
+        let rename = try IMGSniffBinary.run(["rename", "--apply", "--format", "ndjson", long], in: root)
+        let record = try #require(try parseNDJSON(rename).first)
+        #expect((record["error"] as? [String: Any])?["code"] as? String == "ENAMETOOLONG")
+        #expect((record["reason"] as? String)?.contains("PATH_MAX") == true)
+        #expect(record["action"] as? String == "error", "left as it was")
+    }
 }

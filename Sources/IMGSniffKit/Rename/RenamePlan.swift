@@ -84,6 +84,9 @@ public enum RenameProblem: Sendable, Hashable {
     case file(FileError)
     case system(Errno)
     case directoryChanged
+    /// The directory's path is longer than PATH_MAX: it cannot be opened by path, nor recorded
+    /// in a journal that undo could follow.
+    case pathTooLong
     case fileChanged
     case noAbsolutePath
     case journal(String)
@@ -97,6 +100,8 @@ public enum RenameProblem: Sendable, Hashable {
         case .file(let e): return e.description
         case .system(let e): return e.description
         case .directoryChanged: return "the directory changed or vanished since the plan"
+        case .pathTooLong:
+            return "its directory's path is longer than PATH_MAX (\(PATH_MAX) bytes), which the journal cannot record: run rename from a directory closer to it"
         case .fileChanged: return "the file changed or vanished since the plan"
         case .noAbsolutePath: return "cannot tell the directory's absolute path for the journal"
         case .journal(let why): return "not renamed: \(why)"
@@ -113,6 +118,7 @@ public enum RenameProblem: Sendable, Hashable {
         case .file(let e): return Errno(e.code == 0 ? EIO : e.code).name
         case .system(let e), .renameFailed(let e): return e.name
         case .directoryChanged: return "directoryChanged"
+        case .pathTooLong: return "ENAMETOOLONG"
         case .fileChanged: return "fileChanged"
         case .noAbsolutePath: return "noAbsolutePath"
         case .journal: return "journal"
@@ -384,6 +390,10 @@ public struct RenamePlanner {
             return
         }
         if entry.skippedFilesystem != nil { item.disposition = .skip(.notRegular(.directory)); return }
+        if directoryPath.count >= Int(PATH_MAX) - 1 {
+            item.disposition = .error(.pathTooLong)
+            return
+        }
         if entry.kind.isSpecial || entry.kind == .standardInput || entry.kind == .directory {
             item.disposition = .skip(.notRegular(entry.kind))
             return
