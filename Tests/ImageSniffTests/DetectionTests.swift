@@ -85,6 +85,11 @@ struct DetectionTests {
         #expect(sniff(bytes("{\"a\": [1, 2]}\n")).type == .json)
         #expect(sniff(bytes("[1, 2, 3]")).type == .json)
         #expect(sniff(bytes("#define x_width 8\n#define x_height 8\nstatic char x_bits[] = {0};\n")).type == .xbm)
+        #expect(sniff(bytes("#define i_width 8\n#define i_height 8\n#define i_x_hot 1\n#define i_y_hot 2\nstatic unsigned char i_bits[] = {0};\n")).type == .xbm)
+        // C source that defines a width is not a bitmap: the definitions must be a bitmap's.
+        #expect(sniff(bytes("#define x_width 10\n#define x_height 20\nint main(void) { return x_width * x_height; }\n")).type != .xbm)
+        #expect(sniff(bytes("#define x_width 10\n#define y_height 20\nstatic char x_bits[] = {0};\n")).type != .xbm)
+        #expect(sniff(bytes("#define BUF_width 10 /* bytes */\n#define MAX 3\n")).type != .xbm)
         #expect(sniff([]).type == .data)
         #expect(sniff([0, 1, 2, 3, 4, 5, 6, 7, 200, 201, 3, 9]).type == .data)
     }

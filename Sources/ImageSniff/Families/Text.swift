@@ -19,14 +19,57 @@ enum Text {
         return v.matches("/* XPM */") || v.matches("! XPM2") ? .hit(Hit(.xpm)) : .no
     }
 
-    /// XBM: C source whose first definitions are `#define NAME_width N` and `..._height N`.
+    /// XBM: C source that is exactly a bitmap's definitions, as X11's reader takes them:
+    /// `#define NAME_width N`, `#define NAME_height N` (optionally `NAME_x_hot`, `NAME_y_hot`), then
+    /// `static [unsigned] char NAME_bits[] = {` (`short` in X10 bitmaps). Other C source that
+    /// defines a `_width` is not a bitmap.
     static func xbm(_ input: Input) -> Step {
         let v = input.view
         if let early = v.signature("#define ") { return early }
-        guard let end = firstLineEnd(v, from: 0, max: Budget.headerLine) else { return .need(Budget.headerLine, fallback: nil) }
-        guard v.find("_width ", in: 8..<end) != nil else { return .no }
-        if v.count < end + Budget.headerLine && input.hasMore { return .need(end + Budget.headerLine, fallback: nil) }
-        return v.find("_height ", in: end..<min(v.count, end + Budget.headerLine)) != nil ? .hit(Hit(.xbm)) : .no
+        // The definitions and the array's declaration are within this window.
+        let window = 4 * Budget.headerLine
+        if v.count < window && input.hasMore { return .need(window, fallback: nil) }
+        var o = 0
+        guard let name = define(v, at: &o), name.count > 6, v.matches("_width", at: name.upperBound - 6) else { return .no }
+        let stem = name.lowerBound..<(name.upperBound - 6)
+        guard let height = define(v, at: &o), sameStem(v, stem, height, suffix: "_height") else { return .no }
+        // Hot spot definitions, then the array of bits.
+        while let hot = define(v, at: &o) {
+            guard sameStem(v, stem, hot, suffix: "_x_hot") || sameStem(v, stem, hot, suffix: "_y_hot") else { return .no }
+        }
+        guard let statement = v.find("static", in: o..<min(v.count, o + window)) else { return .no }
+        var p = statement
+        while p < min(v.count, statement + window), v.base[p] != UInt8(ascii: "[") { p += 1 }
+        guard p < v.count, p - stem.count - 5 > statement, v.matches("_bits", at: p - 5),
+              v.base[(p - 5 - stem.count)..<(p - 5)].elementsEqual(v.base[stem]) else { return .no }
+        return .hit(Hit(.xbm))
+    }
+
+    /// One `#define NAME DIGITS` line at `o` (blank lines before it skipped): the range of NAME,
+    /// with `o` moved past the line; nil (and `o` unmoved) when there is none.
+    private static func define(_ v: ByteView, at o: inout Int) -> Range<Int>? {
+        var p = o
+        while let b = v.u8(p), ByteView.isSpace(b) { p += 1 }
+        guard v.matches("#define", at: p) else { return nil }
+        p += 7
+        guard let gap = v.u8(p), gap == 0x20 || gap == 0x09 else { return nil }
+        while let b = v.u8(p), b == 0x20 || b == 0x09 { p += 1 }
+        let start = p
+        while let b = v.u8(p), !ByteView.isSpace(b) { p += 1 }
+        let name = start..<p
+        while let b = v.u8(p), b == 0x20 || b == 0x09 { p += 1 }
+        let digits = p
+        while let b = v.u8(p), ByteView.isDigit(b) { p += 1 }
+        guard p > digits, !name.isEmpty, let end = v.u8(p), end == 0x0A || end == 0x0D || end == 0x20 || end == 0x09 else { return nil }
+        while let b = v.u8(p), b != 0x0A { p += 1 }
+        o = p
+        return name
+    }
+
+    /// Whether `name` is `stem` followed by `suffix`.
+    private static func sameStem(_ v: ByteView, _ stem: Range<Int>, _ name: Range<Int>, suffix: StaticString) -> Bool {
+        name.count == stem.count + suffix.utf8CodeUnitCount && v.matches(suffix, at: name.lowerBound + stem.count)
+            && v.base[name.lowerBound..<(name.lowerBound + stem.count)].elementsEqual(v.base[stem])
     }
 
     static func firstLineEnd(_ v: ByteView, from: Int, max: Int) -> Int? {
