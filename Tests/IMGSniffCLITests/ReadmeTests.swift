@@ -64,7 +64,8 @@ import Testing
 /// Recipes and references in the README that the suite runs or checks.
 @Suite struct ReadmeRecipeTests {
     /// The sharding recipe, run as written over a copy of TestImages (as `photos`), with the built
-    /// imgsniff on PATH: the merged NDJSON holds exactly the records of one scan.
+    /// imgsniff on PATH: the merged NDJSON holds exactly the records of one scan; run again in the
+    /// same directory, it gives the same (it writes nothing in the tree or beside it).
     @Test func shardingRecipeMergesToOneScan() throws {
         let readme = try Repository.text("README.md")
         let begin = try #require(readme.range(of: "<!-- shard:begin -->\n```sh\n"))
@@ -80,11 +81,17 @@ import Testing
         copy.waitUntilExit()
         let script = work.appendingPathComponent("recipe.sh")
         try recipe.write(to: script, atomically: true, encoding: .utf8)
-        let run = try IMGSniffBinary.run([script.path], in: work, environment: ["PATH": binary.deletingLastPathComponent().path + ":/usr/bin:/bin"],
-                                         program: URL(fileURLWithPath: "/bin/bash"), timeout: 120)
-        #expect(run.status == 0, "\(run.stderr)")
-        let merged = try String(contentsOf: work.appendingPathComponent("all.ndjson"), encoding: .utf8)
-            .split(separator: "\n").map(String.init)
+        var results: [[String]] = []
+        for _ in 0..<2 {
+            let run = try IMGSniffBinary.run([script.path], in: work, environment: ["PATH": binary.deletingLastPathComponent().path + ":/usr/bin:/bin"],
+                                             program: URL(fileURLWithPath: "/bin/bash"), timeout: 120)
+            #expect(run.status == 0, "\(run.stderr)")
+            let output = try #require(run.lines.last)
+            defer { Trees.remove(URL(fileURLWithPath: output).deletingLastPathComponent()) }
+            results.append(try String(contentsOf: URL(fileURLWithPath: output), encoding: .utf8).split(separator: "\n").map(String.init))
+        }
+        #expect(results[0] == results[1], "a second run gives the same records")
+        let merged = results[0]
         let single = try IMGSniffBinary.run(["scan", "--format", "ndjson", "photos"], in: work).lines
         #expect(merged.count == single.count && merged.count > 400)
         #expect(Set(merged) == Set(single), "the shards' records are one scan's")
