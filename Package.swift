@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "ImageSniffTests", dependencies: ["ImageSniff", "TestSupport"], exclude: ["FuzzRegressions", "Fixtures"]),
         .testTarget(name: "ImageSniffMagicTests", dependencies: ["ImageSniffMagic", "ImageSniff", "TestSupport"]),
         .testTarget(name: "IMGSniffKitTests", dependencies: ["IMGSniffKit", "ImageSniff", "TestSupport"]),
-        .testTarget(name: "IMGSniffCLITests", dependencies: ["ImageSniff", "TestSupport"]),
+        .testTarget(name: "IMGSniffCLITests", dependencies: ["ImageSniff", "IMGSniffKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -118,3 +118,13 @@ int imgsniff_single_malloc_arena(void) {
     return 0;
 #endif
 }
+
+const void *imgsniff_memrchr(const void *s, int c, unsigned long n) {
+#if defined(__GLIBC__)
+    return memrchr(s, c, n);
+#else
+    const unsigned char *p = (const unsigned char *)s + n;
+    while (p > (const unsigned char *)s) { if (*--p == (unsigned char)c) return p; }
+    return NULL;
+#endif
+}

@@ -10,19 +10,24 @@ struct Rename: ParsableCommand {
         Without --apply nothing changes: the plan is printed (old name -> new name, the detected \
         type and why; files kept or skipped and why).
 
-        What is renamed, by default: files whose content is an image named conclusively (or a \
-        family, such as a TIFF whose maker's format cannot be told, which gets the family's own \
-        extension).
+        What is renamed, by default: files whose content is an image named conclusively, read \
+        whole (not truncated).
           - a file without an extension gets its type's preferred one (jpg, png, heic, nef, ...);
-          - an extension that names the type, a supertype or the family, in any case (.JPG, \
-        .jpeg, .tif on a NEF), is kept;
+          - an extension that fits is kept: one that names the type, a supertype or the family, \
+        in any case (.JPG, .jpeg, .tif on a NEF), a member of a family answer (.dng on a TIFF \
+        whose maker could not be told), a variant's conventional name (.tx and .svs for TIFF, \
+        .heic for a HEIF sequence, .avif for animated AVIF, .jpc for a codestream, .rle for a \
+        Windows RLE bitmap) or a documented alias (a PNG favicon.ico, logo.svg.gz); `imgsniff \
+        scan --mismatches` uses the same rule;
           - an extension naming another type is replaced only with --fix;
           - an extension the catalog does not know (.md, .docx, .tgz) never gets a second one; \
         with --fix an image's is replaced;
           - unknown content is never renamed; other content (text, archives, media) only with \
         --all-types, and never a file conventionally named without an extension (Makefile, \
-        README, LICENSE) or an executable; heuristic answers (TGA by size) only with \
-        --min-confidence likely;
+        README, LICENSE) or an executable; family answers (a TIFF whose maker cannot be told) \
+        only with --min-confidence family, heuristic answers (TGA by size) only with \
+        --min-confidence likely, and files that end before detection's checks were done only \
+        with --include-truncated;
           - backups and partial copies keep their names (x.png~, x.jpg.1, x.jpg.part, x., #x#), \
         and nothing inside a version-control directory (.git, .hg, .svn, a bare x.git, ...; by \
         the directory's real path) is ever renamed;
@@ -42,15 +47,21 @@ struct Rename: ParsableCommand {
         --apply writes a journal (JSON lines): each batch's intents reach the disk before its \
         renames, so --undo restores every name even after a crash or kill -9. Default journal: \
         $XDG_STATE_HOME/imgsniff/ (or ~/.local/state/imgsniff/) rename-YYYYMMDD-HHMMSS-PID.jsonl; \
-        its path is printed before the first rename. --undo reverts the last rename first, only \
-        what the journal records, only inside the directories it names, only from a journal that \
-        is yours and not writable by others; it refuses (per file) where the file is gone or \
-        changed or the old name is taken, and can be run again safely. --undo last takes the \
-        newest journal. Ctrl-C stops between renames and says how to undo.
+        its path is printed before the first rename. Every line is signed with a key kept beside \
+        the journals (journal.key, mode 0600): --undo acts only on lines signed under your key, \
+        only inside the directories the run that wrote the journal recorded, only from a journal \
+        that is yours and not writable by others (a journal of imgsniff 0.1 or 0.2 carries no \
+        signature: --accept-unsigned). It reverts the last rename first, reads the journal from \
+        its end (any size), refuses (per file) where the file is gone or changed or the old name \
+        is taken, never removes a name (a second link left by an interrupted rename is reported), \
+        and can be run again safely. --undo last takes the newest journal. Ctrl-C stops between \
+        renames and says how to undo.
 
         Exit status: 0 done (conflicts are reported, not errors); 1 some file could not be read \
-        or renamed, or some undo was refused (or lost in a damaged journal line); 2 the journal \
-        or the output could not be written; 64 usage error; 130 interrupted (143 by SIGTERM).
+        or renamed, or (--undo) some entry was refused or left a second name, a journal line was \
+        damaged, or the journal has no end record (its run was killed, or it was cut short: renames \
+        after its last entry may not be recorded); 2 the journal or the output could not be \
+        written or read; 64 usage error; 130 interrupted (143 by SIGTERM).
 
         Examples:
           imgsniff rename ~/recovered               # the plan; nothing changes
@@ -97,6 +108,9 @@ struct Rename: ParsableCommand {
             completion: .file())
     var undo: String?
 
+    @Flag(name: .customLong("accept-unsigned"), help: "With --undo: take a journal of imgsniff 0.1 or 0.2, which carries no signature (only one you know imgsniff wrote: its entries still must lie inside its roots).")
+    var acceptUnsigned = false
+
     @Option(help: "Output: table or ndjson (default: table on a terminal, ndjson otherwise).")
     var format: RenameFormat?
 
@@ -111,6 +125,7 @@ struct Rename: ParsableCommand {
         if traversal.followSymlinks {
             throw ValidationError("rename never follows symbolic links (-L): it renames only inside the directories it is given.")
         }
+        if acceptUnsigned && undo == nil { throw ValidationError("--accept-unsigned only applies with --undo.") }
         if undo != nil {
             if !paths.isEmpty || traversal.filesFrom != nil { throw ValidationError("--undo takes a journal, not paths.") }
             if apply || fix || allTypes || journal != nil || onConflict != .skip || extensionCase != nil || minConfidence != .conclusive || includeTruncated {
@@ -133,7 +148,8 @@ struct Rename: ParsableCommand {
         let palette = Palette(enabled: format == .table && color.isEnabled())
         Interrupt.install()
         if let undo {
-            let status = RenameRun.undo(journal: ArgumentBytes.raw(undo), format: format, width: Terminal.width(), palette: palette,
+            let status = RenameRun.undo(journal: ArgumentBytes.raw(undo), format: format, acceptUnsigned: acceptUnsigned,
+                                        width: Terminal.width(), palette: palette,
                                         hooks: RenameHooks.fromEnvironment())
             if status != 0 { throw ExitCode(status) }
             return

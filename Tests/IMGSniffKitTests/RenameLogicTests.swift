@@ -89,46 +89,114 @@ struct RenameLogicTests {
         #expect(!RenameRules.isConventionallyUnextended(Array("notes".utf8), permissions: 0o644))
     }
 
+    /// A journal in a scratch directory, signed with a key made there.
+    static func journal(_ dir: URL) throws -> (path: [UInt8], key: JournalKey, writer: JournalWriter, status: FileStatus) {
+        let key = try JournalKey.loadOrCreate(in: Array(dir.path.utf8))
+        let path = Array(dir.appendingPathComponent("j.jsonl").path.utf8)
+        let status = try FileDescriptor.currentDirectory.status(of: Array(dir.path.utf8), followSymlink: true)
+        let writer = try JournalWriter(path: path, header: JournalHeader(roots: [Array(dir.path.utf8)], argv: ["imgsniff", "rename"]), key: key)
+        return (path, key, writer, status)
+    }
+
+    static func entry(_ n: Int, _ dir: URL, _ status: FileStatus, directory: [UInt8]? = nil) -> JournalEntry {
+        JournalEntry(n: n, directory: directory ?? Array(dir.path.utf8), from: Array("f\(n)".utf8), to: Array("f\(n).png".utf8), file: status)
+    }
+
     /// An intent line damaged in the middle of a journal: undo cannot revert that rename, and says so.
     @Test func damagedIntentIsLost() throws {
         let dir = try Trees.scratch("journal-lost")
         defer { Trees.remove(dir) }
-        let path = Array(dir.appendingPathComponent("j.jsonl").path.utf8)
-        let status = try FileDescriptor.currentDirectory.status(of: Array(dir.path.utf8), followSymlink: true)
-        let writer = try JournalWriter(path: path, header: JournalHeader(roots: [Array(dir.path.utf8)], argv: ["imgsniff", "rename"]))
-        let entries = (1...3).map { JournalEntry(n: $0, directory: Array(dir.path.utf8), from: Array("f\($0)".utf8), to: Array("f\($0).png".utf8), file: status) }
-        try writer.append([entries[0].encoded(), Array(entries[1].encoded().prefix(20)), entries[2].encoded()], sync: true)
+        let (path, key, writer, status) = try Self.journal(dir)
+        let entries = (1...3).map { Self.entry($0, dir, status) }
+        try writer.append([entries[0].encoded()], sync: true)
+        try writer.write([Array(entries[1].encoded().prefix(20))], sync: true)
+        try writer.append([entries[2].encoded()], sync: true)
         try writer.done([1, 2, 3])
-        let read = try JournalContents(path: path)
-        #expect(read.entries.map(\.n) == [1, 3])
-        #expect(read.lostEntries == [2])
+        try writer.end(intents: 3)
+        let reader = try JournalReader(path: path, key: key)
+        var numbers: [Int] = []
+        let summary = try RenameUndo.undo(reader) { numbers.append($0.entry.n); return true }
+        #expect(numbers == [3, 1], "last first")
+        #expect(summary.lost == [2...2])
+        #expect(summary.ended)
+        #expect(!summary.isComplete)
     }
 
     @Test func journalRoundTripAndResync() throws {
         let dir = try Trees.scratch("journal")
         defer { Trees.remove(dir) }
-        let path = Array(dir.appendingPathComponent("j.jsonl").path.utf8)
-        let status = try FileDescriptor.currentDirectory.status(of: Array(dir.path.utf8), followSymlink: true)
-        let header = JournalHeader(roots: [Array(dir.path.utf8)], argv: ["imgsniff", "rename"])
-        let writer = try JournalWriter(path: path, header: header)
-        let entries = (1...3).map { JournalEntry(n: $0, directory: Array(dir.path.utf8) + [0xFF], from: Array("f\($0)".utf8), to: Array("f\($0).png".utf8), file: status) }
+        let (path, key, writer, status) = try Self.journal(dir)
+        let entries = (1...3).map { Self.entry($0, dir, status, directory: Array(dir.path.utf8) + [0xFF]) }
         try writer.append(entries.map { $0.encoded() }, sync: true)
         try writer.done([1, 2])
         // A torn line glued to the next record.
-        let torn = entries[2].encoded()
-        try writer.append([Array(torn.prefix(30)) + JournalEntry(n: 4, directory: Array(dir.path.utf8), from: Array("g".utf8), to: Array("g.png".utf8), file: status).encoded()], sync: false)
-        let read = try JournalContents(path: path)
-        #expect(read.header.roots == [Array(dir.path.utf8)])
-        #expect(read.entries.map(\.n) == [1, 2, 3, 4])
-        #expect(read.entries[0] == entries[0], "non-UTF-8 directory bytes survive")
-        #expect(read.done == [1, 2])
+        let torn = key.sign(entries[2].encoded(), scope: JournalHeader(roots: [], argv: []).id)
+        let glued = key.sign(Self.entry(4, dir, status).encoded(), scope: try JournalReader(path: path, key: key).header.id)
+        try writer.write([Array(torn.prefix(30)) + glued], sync: false)
+        let read = try JournalReader(path: path, key: key).all()
+        #expect(read.records.compactMap { if case .intent(let e) = $0 { return e.n } else { return nil } } == [1, 2, 3, 4])
+        #expect(read.records.first == .intent(entries[0]), "non-UTF-8 directory bytes survive")
+        #expect(read.records.contains(.done(1)) && read.records.contains(.done(2)))
         #expect(read.damagedLines == [7])
-        #expect(read.lostEntries.isEmpty, "the torn entry 3 was recovered from its line")
-        // Refused: writable by others; not a journal.
+        // Refused: writable by others; not a journal; signed under another key; edited.
         chmod(dir.appendingPathComponent("j.jsonl").path, 0o620)
-        #expect(throws: JournalError.self) { try JournalContents(path: path) }
+        #expect(throws: JournalError.self) { try JournalReader(path: path, key: key) }
+        chmod(dir.appendingPathComponent("j.jsonl").path, 0o600)
         try "{\"n\":1}\n".write(to: dir.appendingPathComponent("other"), atomically: false, encoding: .utf8)
         chmod(dir.appendingPathComponent("other").path, 0o600)
-        #expect(throws: JournalError.self) { try JournalContents(path: Array(dir.appendingPathComponent("other").path.utf8)) }
+        #expect(throws: JournalError.self) { try JournalReader(path: Array(dir.appendingPathComponent("other").path.utf8), key: key) }
+        let otherKeyDir = try Trees.scratch("journal-other-key")
+        defer { Trees.remove(otherKeyDir) }
+        let otherKey = try JournalKey.loadOrCreate(in: Array(otherKeyDir.path.utf8))
+        #expect(throws: JournalError.self) { try JournalReader(path: path, key: otherKey) }
+    }
+
+    /// A signed line whose content was changed afterwards is damaged: never acted on.
+    @Test func editedLineIsNotActedOn() throws {
+        let dir = try Trees.scratch("journal-edit")
+        defer { Trees.remove(dir) }
+        let (path, key, writer, status) = try Self.journal(dir)
+        try writer.append([Self.entry(1, dir, status).encoded(), Self.entry(2, dir, status).encoded()], sync: true)
+        try writer.end(intents: 2)
+        var text = try String(contentsOf: dir.appendingPathComponent("j.jsonl"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"from\":\"f2\"", with: "\"from\":\"xx\"")
+        try text.write(to: dir.appendingPathComponent("j.jsonl"), atomically: false, encoding: .utf8)
+        let read = try JournalReader(path: path, key: key).all()
+        #expect(read.records.compactMap { if case .intent(let e) = $0 { return e.n } else { return nil } } == [1])
+        #expect(read.damagedLines == [3])
+    }
+
+    /// Versions 1 and 2 carry no signature: refused, unless accepted as unsigned; then a version
+    /// 1 journal (no roots) acts nowhere, and a version 2 one only inside its roots.
+    @Test func unsignedJournals() throws {
+        let dir = try Trees.scratch("journal-unsigned")
+        defer { Trees.remove(dir) }
+        let key = try JournalKey.loadOrCreate(in: Array(dir.path.utf8))
+        let status = try FileDescriptor.currentDirectory.status(of: Array(dir.path.utf8), followSymlink: true)
+        for version in [1, 2] {
+            let url = dir.appendingPathComponent("v\(version).jsonl")
+            let roots = version == 2 ? ",\"roots\":[\"/nowhere\"]" : ""
+            let line = String(decoding: Self.entry(1, dir, status).encoded(), as: UTF8.self)
+            try "{\"imgsniff\":\"rename-journal\",\"version\":\(version)\(roots)}\n\(line)\n".write(to: url, atomically: false, encoding: .utf8)
+            chmod(url.path, 0o600)
+            let path = Array(url.path.utf8)
+            #expect(throws: JournalError.self) { try JournalReader(path: path, key: key) }
+            let reader = try JournalReader(path: path, key: key, acceptUnsigned: true)
+            var outcomes: [UndoOutcome] = []
+            _ = try RenameUndo.undo(reader) { outcomes.append($0); return true }
+            #expect(outcomes.count == 1 && outcomes[0].status == .refused && outcomes[0].reason.contains("outside the journal's roots"))
+        }
+    }
+
+    /// SHA-256 and HMAC-SHA-256 known answers (FIPS 180-4 examples, RFC 4231 test case 2).
+    @Test func hashKnownAnswers() {
+        #expect(String(decoding: Hex.encode(SHA256.hash(Array("abc".utf8))), as: UTF8.self)
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(String(decoding: Hex.encode(SHA256.hash([UInt8]())), as: UTF8.self)
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(String(decoding: Hex.encode(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))), as: UTF8.self)
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(String(decoding: Hex.encode(HMAC.sha256(key: Array("Jefe".utf8), Array("what do ya want for nothing?".utf8))), as: UTF8.self)
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 }

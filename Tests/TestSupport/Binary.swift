@@ -114,7 +114,9 @@ public enum IMGSniffBinary {
         }
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
-        env["XDG_STATE_HOME"] = scratch.appendingPathComponent("state").path  // never the user's journals
+        // Never the user's journals or journal key: one state directory for the test process, so
+        // that an undo run finds the key the apply run signed with.
+        env["XDG_STATE_HOME"] = IMGSniffBinary.stateHome.path
         for k in unsetting { env[k] = nil }  // (swift test sets NO_COLOR=1 for its children)
         for (k, v) in environment { env[k] = v }
         process.environment = env
@@ -125,6 +127,13 @@ public enum IMGSniffBinary {
         return Running(process: process, scratch: scratch, outURL: stdout == nil ? outURL : scratch.appendingPathComponent("none"),
                        errURL: errURL)
     }
+
+    /// The state directory (journals, journal key) of every run that does not set its own.
+    public static let stateHome: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-test-state-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
 
     /// Runs `imgsniff` to the end (killed after `timeout` seconds): see `start`.
     public static func run(_ arguments: [String], in directory: URL? = nil, stdin: URL? = nil, stdout: URL? = nil,

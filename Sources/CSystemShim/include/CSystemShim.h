@@ -42,4 +42,7 @@ int imgsniff_install_interrupt_handler(void (*handler)(int));
  * with many threads cannot afford. 1 when set, 0 where there is no such setting. */
 int imgsniff_single_malloc_arena(void);
 
+/* The last byte `c` in the `n` bytes at `s` (memrchr), or NULL. */
+const void *imgsniff_memrchr(const void *s, int c, unsigned long n);
+
 #endif

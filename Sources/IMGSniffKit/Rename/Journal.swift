@@ -1,29 +1,43 @@
+import CSystemShim
+
 // The rename journal: JSON lines, the intents of each batch of renames written and flushed to
 // disk before any of them happens, so that `imgsniff rename --undo JOURNAL` puts every file back
 // even after a kill -9.
 //
-// Format (version 2), one JSON object per line:
+// Format (version 3), one JSON object per line, each signed:
 //
-//     {"imgsniff":"rename-journal","version":2,"time":"2026-11-22T12:00:00Z","pid":123,"uid":1000,"cwd":"/home/me","roots":["/home/me/photos"],"argv":["imgsniff","rename","--apply","photos"]}
-//     {"n":1,"dir":"/home/me/photos","from":"a","to":"a.png","size":1234,"mtime":1714564800,"mtimeNsec":123456789,"ino":42,"dev":2049}
+//     {"imgsniff":"rename-journal","version":3,"id":"9f0c...","time":"2026-11-22T12:00:00Z","pid":123,"uid":1000,"cwd":"/home/me","roots":["/home/me/photos"],"rootsBytes":[...],"argv":[...],"mac":"..."}
+//     {"n":1,"dir":"/home/me/photos","from":"a","to":"a.png","size":1234,"mtime":1714564800,"mtimeNsec":123456789,"ino":42,"dev":2049,"mac":"..."}
 //     {"n":2,...}
-//     {"done":1}
-//     {"failed":2,"reason":"target exists"}
+//     {"done":1,"mac":"..."}
+//     {"failed":2,"reason":"target exists","mac":"..."}
+//     {"end":true,"intents":2,"mac":"..."}
 //
 // - The header comes first. `roots` are the real paths of the directories the run was allowed to
 //   rename in (its operands, or their directories): undo touches nothing outside them. `uid` is
-//   the user who ran it; `argv`, `cwd`, `time` and `pid` are informative.
+//   the user who ran it; `argv`, `cwd`, `time` and `pid` are informative. `id` is random.
+// - Every line ends with `"mac"`: HMAC-SHA-256 (hex) of the line's bytes before `,"mac":` (and,
+//   for every line after the header, the journal's `id` first), under the user's journal key
+//   (`journal.key` in the state directory, 32 random bytes, mode 0600, made on first use). Undo acts
+//   only on lines whose signature holds, so a journal can only act inside the directories its own
+//   run recorded: a journal written by hand, or edited, renames nothing.
 // - Intent lines (`n` counts from 1) are written and `fdatasync`'d a batch at a time, BEFORE the
 //   batch's renames. `dir` is the absolute path of the directory (as the kernel names it), `from`
 //   and `to` single names in it. `size`, `mtime`, `mtimeNsec`, `ino` and `dev` identify the file
 //   (a rename changes none of them); the device number is a hint only (it changes when a file
 //   system is mounted again).
 // - `done` and `failed` lines follow the renames: advice only (not synced); undo looks at the files.
+// - `end` closes a run that ended (done, refused or interrupted: not killed), synced, with the
+//   number of intents written. Without it, the run was killed or the journal was cut short: undo
+//   restores what is recorded and says that later renames may not be.
 // - Names are bytes: when `dir`, `from` or `to` is not valid UTF-8, the string holds the `%XX`
 //   display form and `dirBytes`/`fromBytes`/`toBytes` the exact bytes in base64.
-// - A reader takes a line it cannot parse as damaged and resynchronises on the next record (a
-//   crash can leave the last line cut short: its batch never started, since a batch starts only
-//   once its intents are on disk).
+// - A reader takes a line it cannot parse, or whose signature fails, as damaged and resynchronises
+//   on the next record (a crash can leave the last line cut short: its batch never started, since
+//   a batch starts only once its intents are on disk). The journal is read from its end, a block
+//   at a time: its size does not matter.
+// - Versions 1 and 2 (imgsniff 0.1 and 0.2) carry no signature: undo refuses them unless
+//   `--accept-unsigned` says the journal is known to be one imgsniff wrote.
 
 /// One intended rename, as recorded.
 public struct JournalEntry: Sendable, Equatable {
@@ -42,6 +56,7 @@ public struct JournalEntry: Sendable, Equatable {
     enum Key {
         static let n = "n", dir = "dir", from = "from", to = "to", size = "size", mtime = "mtime"
         static let mtimeNsec = "mtimeNsec", ino = "ino", dev = "dev", done = "done", failed = "failed", reason = "reason"
+        static let end = "end", intents = "intents"
     }
 
     public init(n: Int, directory: [UInt8], from: [UInt8], to: [UInt8], file: FileStatus) {
@@ -56,7 +71,7 @@ public struct JournalEntry: Sendable, Equatable {
         device = file.device
     }
 
-    /// The line, without its newline.
+    /// The line, unsigned, without its newline.
     func encoded() -> [UInt8] {
         var out: [UInt8] = []
         out.append(static: "{\"n\":")
@@ -90,8 +105,10 @@ public struct JournalEntry: Sendable, Equatable {
 
 /// The first line of a journal.
 public struct JournalHeader: Sendable, Equatable {
-    public static let currentVersion = 2
+    public static let currentVersion = 3
     public var version = JournalHeader.currentVersion
+    /// Random, in hex: every later line's signature covers it, so lines cannot move between journals.
+    public var id: [UInt8]
     public var roots: [[UInt8]]
     public var argv: [String]
     public var uid: UInt32
@@ -100,13 +117,18 @@ public struct JournalHeader: Sendable, Equatable {
         self.roots = roots
         self.argv = argv
         uid = UInt32(geteuid())
+        var random = SystemRandomNumberGenerator()
+        id = Hex.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
     }
 
+    /// The line, unsigned (without its closing brace: `JournalKey.sign` closes it).
     func encoded() -> [UInt8] {
         var out: [UInt8] = []
         out.append(static: "{\"imgsniff\":\"rename-journal\",\"version\":")
         out.append(decimal: version)
-        out.append(static: ",\"time\":")
+        out.append(static: ",\"id\":\"")
+        out.append(contentsOf: id)
+        out.append(static: "\",\"time\":")
         JSON.appendString(Clock.format("%Y-%m-%dT%H:%M:%SZ", utc: true), to: &out)
         out.append(static: ",\"pid\":")
         out.append(decimal: getpid())
@@ -138,13 +160,14 @@ public struct JournalHeader: Sendable, Equatable {
     init?(_ object: JSONValue) {
         guard object["imgsniff"]?.string == "rename-journal", let version = object["version"]?.int64 else { return nil }
         self.version = Int(version)
+        id = object["id"]?.string.map { Array($0.utf8) } ?? []
         if let encoded = object["rootsBytes"]?.array {
             roots = encoded.compactMap { $0.string.flatMap(Base64.decode) }
         } else {
             roots = object["roots"]?.array?.compactMap { $0.string.map { Array($0.utf8) } } ?? []
         }
         argv = object["argv"]?.array?.compactMap(\.string) ?? []
-        uid = UInt32(object["uid"]?.int64 ?? -1)
+        uid = UInt32(truncatingIfNeeded: object["uid"]?.int64 ?? -1)
     }
 
     static func workingDirectory() -> [UInt8] {
@@ -160,6 +183,10 @@ public enum JournalError: Error, Sendable, CustomStringConvertible {
     case cannotRead([UInt8], Errno)
     case notAJournal([UInt8])
     case unsupportedVersion([UInt8], Int)
+    case unsigned([UInt8], version: Int)
+    case badSignature([UInt8])
+    case noKey(String)
+    case badKey([UInt8], String)
     case notYours([UInt8], owner: UInt32)
     case writableByOthers([UInt8], permissions: UInt32)
     case notARegularFile([UInt8])
@@ -172,6 +199,14 @@ public enum JournalError: Error, Sendable, CustomStringConvertible {
         case .cannotRead(let p, let e): return "cannot read journal \(Path.display(p)): \(e)"
         case .notAJournal(let p): return "\(Path.display(p)) is not an imgsniff rename journal (no header line)"
         case .unsupportedVersion(let p, let v): return "\(Path.display(p)): journal version \(v) is not one this imgsniff reads"
+        case .unsigned(let p, let v):
+            return "\(Path.display(p)) is a version \(v) journal (imgsniff 0.\(v)), which carries no signature: anyone could have written it. "
+                + "If you know imgsniff wrote it, undo it with --accept-unsigned (its entries still must lie inside its roots)"
+        case .badSignature(let p):
+            return "\(Path.display(p)): the header's signature does not hold: the journal was not written by this user's imgsniff "
+                + "(or was changed since, or its key is gone): refusing to act on it"
+        case .noKey(let why): return "no journal key: \(why)"
+        case .badKey(let p, let why): return "the journal key \(Path.display(p)) \(why): refusing to use it"
         case .notYours(let p, let owner):
             return "\(Path.display(p)) belongs to user \(owner), not to you (\(geteuid())): refusing to replay another user's journal"
         case .writableByOthers(let p, let mode):
@@ -182,22 +217,112 @@ public enum JournalError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Appends to a new journal. A failed or short write stops the run: `append` throws, and nothing
-/// is renamed whose intent is not on disk.
+/// The key that signs the journals of one user: 32 random bytes in `journal.key` in the state
+/// directory (`$XDG_STATE_HOME/imgsniff/`, else `~/.local/state/imgsniff/`), mode 0600, made on
+/// first use. A journal signed under another key (another user, another machine, a key removed)
+/// is refused.
+public struct JournalKey: Sendable {
+    let bytes: [UInt8]
+    public let path: [UInt8]
+
+    static let fileName = Array("journal.key".utf8)
+
+    /// The key, made now if there is none.
+    public static func loadOrCreate(in directory: [UInt8]? = nil) throws(JournalError) -> JournalKey {
+        guard let dir = directory ?? JournalWriter.defaultDirectory() else {
+            throw .noKey("no state directory to keep it in (set XDG_STATE_HOME or HOME to an absolute path)")
+        }
+        let path = Path.join(dir, fileName)
+        if let fd = try? FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600) {
+            var random = SystemRandomNumberGenerator()
+            let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
+            do throws(Errno) {
+                try fd.writeAll(bytes)
+                try fd.synchronizeData()
+            } catch {
+                fd.close()
+                throw .cannotCreate(path, error)
+            }
+            fd.close()
+        }
+        return try load(path)
+    }
+
+    /// The existing key (for undo).
+    public static func load(in directory: [UInt8]? = nil) throws(JournalError) -> JournalKey {
+        guard let dir = directory ?? JournalWriter.defaultDirectory() else {
+            throw .noKey("no state directory (set XDG_STATE_HOME or HOME to an absolute path)")
+        }
+        return try load(Path.join(dir, fileName))
+    }
+
+    private static func load(_ path: [UInt8]) throws(JournalError) -> JournalKey {
+        let fd: FileDescriptor
+        do throws(Errno) { fd = try FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) } catch {
+            if error == .notFound { throw .noKey("\(Path.display(path)) does not exist: journals signed here were written by another user or machine, or the key was removed") }
+            throw .cannotRead(path, error)
+        }
+        defer { fd.close() }
+        let status: FileStatus
+        do throws(Errno) { status = try fd.status() } catch { throw .cannotRead(path, error) }
+        guard status.kind == .regular else { throw .badKey(path, "is not a regular file") }
+        guard status.owner == UInt32(geteuid()) else { throw .badKey(path, "belongs to user \(status.owner)") }
+        guard status.permissions & 0o077 == 0 else { throw .badKey(path, "can be read or written by others (chmod 600)") }
+        var bytes = [UInt8](repeating: 0, count: 33)
+        let n: Int
+        do throws(Errno) { n = try bytes.withMutableBytes { (raw) throws(Errno) -> Int in try fd.readFully(into: raw) } } catch {
+            throw .cannotRead(path, error)
+        }
+        guard n == 32 else { throw .badKey(path, "is not 32 bytes long") }
+        return JournalKey(bytes: Array(bytes[..<32]), path: path)
+    }
+
+    /// The signed line: `body` (a JSON object's text without its closing brace, or with it) and
+    /// `,"mac":"…"}`, the signature covering `scope` (the journal's id) and then `body`.
+    func sign(_ object: [UInt8], scope: [UInt8]) -> [UInt8] {
+        var body = object
+        if body.last == UInt8(ascii: "}") { body.removeLast() }
+        var line = body
+        line.append(static: ",\"mac\":\"")
+        line.append(contentsOf: Hex.encode(HMAC.sha256(key: bytes, scope + body)))
+        line.append(static: "\"}")
+        return line
+    }
+
+    /// The length of the signature's suffix: `,"mac":"` 64 hex digits `"}`.
+    static let suffixLength = 8 + 64 + 2
+
+    /// Whether `line` carries a signature of its body under this key and `scope`.
+    func verifies(_ line: ArraySlice<UInt8>, scope: [UInt8]) -> Bool {
+        guard line.count > JournalKey.suffixLength else { return false }
+        let split = line.endIndex - JournalKey.suffixLength
+        let suffix = line[split...]
+        guard suffix.starts(with: ",\"mac\":\"".utf8), suffix.last == UInt8(ascii: "}") else { return false }
+        let mac = suffix.dropFirst(8).dropLast(2)
+        return Hex.equal(mac, Hex.encode(HMAC.sha256(key: bytes, scope + line[line.startIndex..<split])))
+    }
+}
+
+/// Appends to a new journal, signing every line. A failed or short write stops the run: `append`
+/// throws, and nothing is renamed whose intent is not on disk.
 public final class JournalWriter {
     public let path: [UInt8]
     private let fd: FileDescriptor
+    private let key: JournalKey
+    private let id: [UInt8]
 
     /// Creates the journal (never replacing a file: `O_EXCL`, `O_NOFOLLOW`), writes and syncs the
-    /// header, and syncs the directory that holds it.
-    public init(path: [UInt8], header: JournalHeader) throws(JournalError) {
+    /// signed header, and syncs the directory that holds it.
+    public init(path: [UInt8], header: JournalHeader, key: JournalKey) throws(JournalError) {
         self.path = path
+        self.key = key
+        id = header.id
         do throws(Errno) {
             fd = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW, mode: 0o600)
         } catch {
             throw .cannotCreate(path, error)
         }
-        try append([header.encoded()], sync: true)
+        try write([key.sign(header.encoded(), scope: [])], sync: true)
         let (directory, _) = Path.split(path)
         if let dfd = try? FileDescriptor.openDirectory(directory) {
             try? dfd.synchronizeData()
@@ -207,8 +332,13 @@ public final class JournalWriter {
 
     deinit { fd.close() }
 
-    /// Writes lines (one write), then flushes them to disk when `sync`.
-    public func append(_ lines: [[UInt8]], sync: Bool) throws(JournalError) {
+    /// Signs and writes JSON object lines (one write), then flushes them to disk when `sync`.
+    public func append(_ objects: [[UInt8]], sync: Bool) throws(JournalError) {
+        try write(objects.map { key.sign($0, scope: id) }, sync: sync)
+    }
+
+    /// Writes lines as they are (tests write damaged ones through it).
+    func write(_ lines: [[UInt8]], sync: Bool) throws(JournalError) {
         var bytes: [UInt8] = []
         for line in lines {
             bytes.append(contentsOf: line)
@@ -233,6 +363,11 @@ public final class JournalWriter {
         JSON.appendString(reason, to: &line)
         line.append(UInt8(ascii: "}"))
         try append([line], sync: false)
+    }
+
+    /// Closes the record of a run that ended: `intents` intents were written.
+    public func end(intents: Int) throws(JournalError) {
+        try append([Array("{\"\(JournalEntry.Key.end)\":true,\"\(JournalEntry.Key.intents)\":\(intents)}".utf8)], sync: true)
     }
 
     /// Where journals go when `--journal` is not given: `$XDG_STATE_HOME/imgsniff/`, else
@@ -290,32 +425,36 @@ public final class JournalWriter {
     }
 }
 
-/// A journal read back, checked before anything moves.
-public struct JournalContents: Sendable {
-    public var header: JournalHeader
-    public var entries: [JournalEntry] = []
-    public var done: Set<Int> = []
-    public var failed: Set<Int> = []
-    /// Line numbers (1-based) that were damaged, with what was recovered from them.
-    public var damagedLines: [Int] = []
+/// One line of a journal, as read back.
+public enum JournalRecord: Sendable, Equatable {
+    case intent(JournalEntry)
+    case done(Int)
+    case failed(Int)
+    /// The run ended, having written this many intents.
+    case end(intents: Int)
+}
 
-    /// Renames whose intent was in a damaged line: numbered (a later entry, or `done` advice,
-    /// shows they were made) but unreadable, so undo cannot revert them. Renames that failed
-    /// are not counted: nothing moved.
-    public var lostEntries: [Int] {
-        guard !damagedLines.isEmpty else { return [] }
-        let known = Set(entries.map(\.n))
-        let highest = max(entries.map(\.n).max() ?? 0, done.max() ?? 0)
-        guard highest > 0 else { return [] }
-        return (1...highest).filter { !known.contains($0) && !failed.contains($0) }
-    }
+/// A journal, checked and read back from its end: its size does not matter (a block at a time,
+/// never the whole file in memory).
+public struct JournalReader {
+    public let path: [UInt8]
+    public let header: JournalHeader
+    /// Lines in the file (the header is line 1).
+    public let lineCount: Int
+    /// Whether lines are checked against the key (false only for an unsigned journal accepted as such).
+    public let signed: Bool
+    private let key: JournalKey?
+    private let size: Int
 
-    /// The largest journal read.
-    public static let maxSize = 1 << 30
+    /// The longest line taken (a longer one is damaged).
+    public static let maxLine = 1 << 20
+    static let block = 1 << 16
 
-    /// Reads a journal: it must be a regular file owned by the effective user and not writable by
-    /// group or others, and its header must name a version this reader knows.
-    public init(path: [UInt8]) throws(JournalError) {
+    /// Opens a journal: it must be a regular file owned by the effective user and not writable
+    /// by group or others; its header must be signed under `key` (or, for versions 1 and 2 with
+    /// `acceptUnsigned`, unsigned).
+    public init(path: [UInt8], key: JournalKey?, acceptUnsigned: Bool = false) throws(JournalError) {
+        self.path = path
         let fd: FileDescriptor
         do throws(Errno) { fd = try FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) } catch {
             throw .cannotRead(path, error)
@@ -326,45 +465,170 @@ public struct JournalContents: Sendable {
         guard status.kind == .regular else { throw .notARegularFile(path) }
         guard status.owner == UInt32(geteuid()) else { throw .notYours(path, owner: status.owner) }
         guard status.permissions & 0o022 == 0 else { throw .writableByOthers(path, permissions: status.permissions) }
-        guard status.size <= Int64(JournalContents.maxSize) else { throw .cannotRead(path, .invalid) }
-        var bytes = [UInt8](repeating: 0, count: Int(status.size))
-        let got: Int
-        do throws(Errno) { got = try bytes.withMutableBytes { (raw) throws(Errno) -> Int in try fd.readFully(into: raw) } } catch {
-            throw .cannotRead(path, error)
-        }
-        bytes.removeLast(bytes.count - got)
+        size = Int(status.size)
 
-        var header: JournalHeader?
-        var lineNumber = 0
-        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            lineNumber += 1
-            if line.isEmpty { continue }
-            var objects: [JSONValue] = []
-            if let whole = try? JSONParser.parse(line) {
-                objects = [whole]
-            } else {
-                // Damaged (a torn write): recover any complete record that starts inside it.
-                damagedLines.append(lineNumber)
-                var i = line.startIndex
-                while i < line.endIndex {
-                    if line[i] == UInt8(ascii: "{"), let object = try? JSONParser.parse(line[i...]) {
-                        objects.append(object)
+        // Forward, a block at a time: the header (line 1) and the number of lines.
+        var first: [UInt8]?
+        var pending: [UInt8] = []
+        var lines = 0
+        var offset = 0
+        var buffer = [UInt8](repeating: 0, count: JournalReader.block)
+        while offset < size {
+            let n: Int
+            do throws(Errno) {
+                n = try buffer.withMutableBytes { (raw) throws(Errno) -> Int in try fd.read(into: raw, atOffset: offset) }
+            } catch {
+                throw .cannotRead(path, error)
+            }
+            if n == 0 { break }
+            // Newlines counted with memchr (the file may be gigabytes long).
+            buffer.withUnsafeBufferPointer { b in
+                var p = 0
+                while p < n {
+                    guard let hit = memchr(b.baseAddress! + p, 0x0A, n - p) else {
+                        if first == nil && pending.count <= JournalReader.maxLine { pending.append(contentsOf: b[p..<n]) }
                         break
                     }
-                    i += 1
+                    let at = b.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if first == nil {
+                        pending.append(contentsOf: b[p..<at])
+                        first = pending
+                    }
+                    lines += 1
+                    p = at + 1
                 }
             }
-            for object in objects {
-                if header == nil, let h = JournalHeader(object) { header = h; continue }
-                if let n = object[JournalEntry.Key.done]?.int64 { done.insert(Int(n)); continue }
-                if let n = object[JournalEntry.Key.failed]?.int64 { failed.insert(Int(n)); continue }
-                if let entry = JournalEntry(object) { entries.append(entry) }
-            }
+            if first == nil && pending.count > JournalReader.maxLine { throw .notAJournal(path) }
+            offset += n
         }
-        guard let header else { throw .notAJournal(path) }
-        guard header.version == 1 || header.version == JournalHeader.currentVersion else {
+        if first == nil { first = pending }
+        if offset > 0 {
+            // A last line without a newline is a line too.
+            var last = [UInt8](repeating: 0, count: 1)
+            let n = (try? last.withMutableBytes { (raw) throws(Errno) -> Int in try fd.read(into: raw, atOffset: offset - 1) }) ?? 0
+            if n == 1 && last[0] != 0x0A { lines += 1 }
+        }
+        lineCount = lines
+        guard let line = first, let object = try? JSONParser.parse(line), let header = JournalHeader(object) else {
+            throw .notAJournal(path)
+        }
+        switch header.version {
+        case JournalHeader.currentVersion:
+            guard let key else { throw .noKey("cannot check the journal's signatures") }
+            guard key.verifies(line[...], scope: []) else { throw .badSignature(path) }
+            signed = true
+        case 1, 2:
+            guard acceptUnsigned else { throw .unsigned(path, version: header.version) }
+            signed = false
+        default:
             throw .unsupportedVersion(path, header.version)
         }
         self.header = header
+        self.key = key
+    }
+
+    /// Calls `body` with each record from the last line to the second, and with the line number
+    /// of each damaged line (one that does not parse, or whose signature fails: a complete record
+    /// that starts inside it is recovered). `body` returns false to stop.
+    public func reversed(_ body: (JournalRecord?, _ damagedLine: Int?) -> Bool) throws(JournalError) {
+        let fd: FileDescriptor
+        do throws(Errno) { fd = try FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) } catch {
+            throw .cannotRead(path, error)
+        }
+        defer { fd.close() }
+        var end = size
+        // The end of a line that began before the block read last (its last `maxLine` bytes at
+        // most: a longer line is damaged, and only its end can hold a record glued to it).
+        var carry: [UInt8] = []
+        var frozen = false
+        var lineNumber = lineCount + 1
+        var buffer = [UInt8](repeating: 0, count: JournalReader.block)
+        var first = true
+        while end > 0 {
+            let start = max(0, end - JournalReader.block)
+            let n: Int
+            do throws(Errno) {
+                n = try buffer.withMutableBytes { (raw) throws(Errno) -> Int in
+                    try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<(end - start)]), atOffset: start)
+                }
+            } catch {
+                throw .cannotRead(path, error)
+            }
+            var lineEnd = n
+            if first, n > 0, buffer[n - 1] == 0x0A { lineEnd -= 1 }
+            first = false
+            while let newline = JournalReader.lastNewline(buffer, before: lineEnd) {
+                let piece = buffer[(newline + 1)..<lineEnd]
+                let line = carry.isEmpty ? piece : frozen ? carry[...] : (piece + carry)[...]
+                lineNumber -= 1
+                if !visit(line, lineNumber, tooLong: frozen, body) { return }
+                carry = []
+                frozen = false
+                lineEnd = newline
+            }
+            if start == 0 { break }  // what is left is the header line
+            if !frozen {
+                carry = Array(buffer[..<lineEnd]) + carry
+                if carry.count > JournalReader.maxLine {
+                    carry = Array(carry.suffix(JournalReader.maxLine))
+                    frozen = true
+                }
+            }
+            end = start
+        }
+    }
+
+    /// The index of the last newline in `buffer[..<end]` (memrchr: journals may be gigabytes long).
+    static func lastNewline(_ buffer: [UInt8], before end: Int) -> Int? {
+        guard end > 0 else { return nil }
+        return buffer.withUnsafeBufferPointer { b -> Int? in
+            guard let hit = imgsniff_memrchr(b.baseAddress!, 0x0A, UInt(end)) else { return nil }
+            return b.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    private func visit(_ line: ArraySlice<UInt8>, _ number: Int, tooLong: Bool,
+                       _ body: (JournalRecord?, Int?) -> Bool) -> Bool {
+        if line.isEmpty { return true }
+        if !tooLong, let record = record(line) { return body(record, nil) }
+        // Damaged: a complete record may start inside it (a torn write glued to the next one).
+        var recovered: JournalRecord?
+        var i = line.startIndex + 1
+        while i < line.endIndex {
+            if line[i] == UInt8(ascii: "{"), let r = record(line[i...]) {
+                recovered = r
+                break
+            }
+            i += 1
+        }
+        if !body(nil, number) { return false }
+        if let recovered { return body(recovered, nil) }
+        return true
+    }
+
+    /// The record of a whole line, or nil when it does not parse or its signature fails.
+    private func record(_ line: ArraySlice<UInt8>) -> JournalRecord? {
+        if signed {
+            guard let key, key.verifies(line, scope: header.id) else { return nil }
+        }
+        guard let object = try? JSONParser.parse(line) else { return nil }
+        if let n = object[JournalEntry.Key.done]?.int64 { return .done(Int(n)) }
+        if let n = object[JournalEntry.Key.failed]?.int64 { return .failed(Int(n)) }
+        if object[JournalEntry.Key.end]?.bool == true, let n = object[JournalEntry.Key.intents]?.int64 { return .end(intents: Int(n)) }
+        return JournalEntry(object).map { .intent($0) }
+    }
+}
+
+extension JournalReader {
+    /// Every record and damaged line, first to last (for small journals: tests, tools).
+    public func all() throws(JournalError) -> (records: [JournalRecord], damagedLines: [Int]) {
+        var records: [JournalRecord] = []
+        var damaged: [Int] = []
+        try reversed { record, line in
+            if let record { records.append(record) }
+            if let line { damaged.append(line) }
+            return true
+        }
+        return (records.reversed(), damaged.reversed())
     }
 }

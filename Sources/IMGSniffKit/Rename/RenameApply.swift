@@ -182,7 +182,7 @@ public struct RenameApplier {
             // 2. The intents on disk before any rename.
             do throws(JournalError) {
                 if journal == nil {
-                    let writer = try JournalWriter(path: journalPath(), header: header)
+                    let writer = try JournalWriter(path: journalPath(), header: header, key: try JournalKey.loadOrCreate())
                     journal = writer
                     result.journal = writer.path
                     journalCreated(writer.path)
@@ -246,6 +246,11 @@ public struct RenameApplier {
                 }
                 break batches
             }
+        }
+        // The record of a run that ended (done, stopped by a journal failure or interrupted: not
+        // killed) closes with the number of intents it wrote.
+        if let journal, result.journalFailure == nil {
+            do throws(JournalError) { try journal.end(intents: n) } catch { result.journalFailure = error }
         }
         return result
     }

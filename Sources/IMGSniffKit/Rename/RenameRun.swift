@@ -179,69 +179,90 @@ public enum RenameRun {
 
     // MARK: Undo
 
-    /// Reverts a journal (`last`: the newest in the default directory).
-    public static func undo(journal: [UInt8], format: RenameFormat, width: Int? = nil, palette: Palette = .plain,
-                            hooks: RenameHooks = RenameHooks(), output: OutputStream = OutputStream()) -> Int32 {
-        let contents: JournalContents
+    /// Reverts a journal (`last`: the newest in the default directory), read from its end and
+    /// reported as it goes. Exit 0 when everything it records is back and the record is whole; 1
+    /// when some entry was refused or left a second name, a line was damaged (an intent in it is
+    /// lost), or the journal has no end record (its run was killed, or it was cut short).
+    public static func undo(journal: [UInt8], format: RenameFormat, acceptUnsigned: Bool = false, width: Int? = nil,
+                            palette: Palette = .plain, hooks: RenameHooks = RenameHooks(),
+                            output: OutputStream = OutputStream()) -> Int32 {
+        let reader: JournalReader
         do throws(JournalError) {
             let path = journal == Array("last".utf8) ? try JournalWriter.newest() : journal
-            contents = try JournalContents(path: path)
+            let key = try? JournalKey.load()
+            reader = try JournalReader(path: path, key: key, acceptUnsigned: acceptUnsigned)
             if journal == Array("last".utf8) { StandardError.line("imgsniff rename: undoing \(Path.display(path))") }
         } catch {
             StandardError.line("imgsniff rename: \(error)")
             return ExitStatus.error
         }
-        if !contents.damagedLines.isEmpty {
-            StandardError.line("imgsniff rename: damaged journal line(s) \(contents.damagedLines.map(String.init).joined(separator: ", ")) "
-                               + "(a crash can cut the last line short); complete records in them were recovered")
-        }
-        let lost = contents.lostEntries
-        if !lost.isEmpty {
-            StandardError.line("imgsniff rename: the record of rename\(lost.count == 1 ? "" : "s") \(lost.map { "#\($0)" }.joined(separator: ", ")) "
-                               + "was in a damaged line: \(lost.count == 1 ? "it is" : "they are") not undone (look for the new name by hand)")
-        }
-        let outcomes = RenameUndo.undo(contents, hooks: hooks)
-        switch format {
-        case .ndjson:
-            for o in outcomes {
-                var line: [UInt8] = []
-                line.append(static: "{\"schemaVersion\":2,")
-                JSON.appendPath("path", Path.join(o.entry.directory, o.entry.to), to: &line)
-                line.append(static: ",\"action\":")
-                JSON.appendString(o.status.rawValue, to: &line)
-                line.append(UInt8(ascii: ","))
-                JSON.appendPath("to", Path.join(o.entry.directory, o.entry.from), to: &line)
-                line.append(static: ",\"reason\":")
-                JSON.appendString(o.reason, to: &line)
-                line.append(static: ",\"error\":")
-                if o.status == .refused {
-                    RecordEncoder.appendJSONError(code: "refused", message: o.reason, into: &line)
-                } else {
-                    line.append(static: "null")
+        var table = TextTable(header: ["ACTION", "PATH", "OLD NAME", "REASON"], flexibleColumn: 1)
+        let summary: UndoSummary
+        do throws(JournalError) {
+            summary = try RenameUndo.undo(reader, hooks: hooks) { o in
+                switch format {
+                case .ndjson:
+                    var line: [UInt8] = []
+                    line.append(static: "{\"schemaVersion\":2,")
+                    JSON.appendPath("path", Path.join(o.entry.directory, o.entry.to), to: &line)
+                    line.append(static: ",\"action\":")
+                    JSON.appendString(o.status.rawValue, to: &line)
+                    line.append(UInt8(ascii: ","))
+                    JSON.appendPath("to", Path.join(o.entry.directory, o.entry.from), to: &line)
+                    line.append(static: ",\"reason\":")
+                    JSON.appendString(o.reason, to: &line)
+                    line.append(static: ",\"error\":")
+                    if o.status == .refused || o.status == .leftoverLink {
+                        RecordEncoder.appendJSONError(code: o.status == .refused ? "refused" : "leftoverLink", message: o.reason, into: &line)
+                    } else {
+                        line.append(static: "null")
+                    }
+                    line.append(static: "}\n")
+                    output.write(line)
+                case .table:
+                    let bad = o.status == .refused || o.status == .leftoverLink
+                    table.append([o.status.rawValue, Path.display(Path.join(o.entry.directory, o.entry.to)),
+                                  "-> " + Path.display(o.entry.from), o.reason], styles: [bad ? .error : nil])
                 }
-                line.append(static: "}\n")
-                output.write(line)
+                return output.failure == nil
             }
-        case .table:
-            var table = TextTable(header: ["ACTION", "PATH", "OLD NAME", "REASON"], flexibleColumn: 1)
-            for o in outcomes {
-                table.append([o.status.rawValue, Path.display(Path.join(o.entry.directory, o.entry.to)),
-                              "-> " + Path.display(o.entry.from), o.reason], styles: [o.status == .refused ? .error : nil])
-            }
-            output.write(table.render(width: width, palette: palette))
+        } catch {
+            StandardError.line("imgsniff rename: \(error)")
+            return ExitStatus.error
         }
-        let count = { (s: UndoOutcome.Status) in outcomes.filter { $0.status == s }.count }
-        let text = "\(count(.undone)) undone, \(count(.alreadyUndone)) already undone, "
+        if format == .table { output.write(table.render(width: width, palette: palette)) }
+        output.flush()
+        if summary.damagedCount > 0 {
+            let shown = summary.damagedLines.map(String.init).joined(separator: ", ") + (summary.damagedCount > summary.damagedLines.count ? ", ..." : "")
+            StandardError.line("imgsniff rename: \(summary.damagedCount) damaged journal line(s) (\(shown)): a line that does not parse or "
+                               + "whose signature fails is not acted on (a crash can cut the last line short); complete records in them were recovered")
+        }
+        if !summary.lost.isEmpty {
+            let ranges = summary.lost.prefix(20).map { $0.count == 1 ? "#\($0.lowerBound)" : "#\($0.lowerBound)-\($0.upperBound)" }
+            StandardError.line("imgsniff rename: the record of \(summary.lostCount) rename(s) (\(ranges.joined(separator: ", "))\(summary.lost.count > 20 ? ", ..." : "")) "
+                               + "was in damaged lines: not undone (look for the new names by hand)")
+        }
+        if !summary.ended {
+            StandardError.line("imgsniff rename: the journal has no end record: the run that wrote it was killed (then every rename it made "
+                               + "is recorded, and was handled above) or the journal was cut short (then renames after #\(summary.lastIntent) "
+                               + "are not in it; look in \(reader.header.roots.map { Path.display($0) }.joined(separator: ", ")))")
+        }
+        let count = { (s: UndoOutcome.Status) in summary.counts[s] ?? 0 }
+        var text = "\(count(.undone)) undone, \(count(.alreadyUndone)) already undone, "
             + "\(count(.nothingToDo)) with nothing to do, \(count(.refused)) refused"
-            + (lost.isEmpty ? "." : ", \(lost.count) lost in damaged lines.")
-        if format == .table { output.write(text + "\n") } else { output.flush(); StandardError.line(text) }
+        if count(.leftoverLink) > 0 { text += ", \(count(.leftoverLink)) left with a second name" }
+        if !summary.lost.isEmpty { text += ", \(summary.lostCount) lost in damaged lines" }
+        if !summary.ended { text += "; the journal has no end record" }
+        text += "."
+        if format == .table { output.write(text + "\n") } else { StandardError.line(text) }
         output.flush()
         if let failure = output.failure {
             let (message, status) = OutputFailure.report(failure)
             if let message { StandardError.line(message) }
             return status
         }
-        return outcomes.contains { $0.status == .refused } || !lost.isEmpty ? ExitStatus.noMatch : ExitStatus.success
+        if Interrupt.requested { return ExitStatus.interrupted(Interrupt.signalNumber) }
+        return summary.isComplete ? ExitStatus.success : ExitStatus.noMatch
     }
 }
 
