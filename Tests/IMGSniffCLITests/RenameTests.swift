@@ -300,6 +300,33 @@ struct RenameCLITests {
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("two").path))
     }
 
+    @Test("names that work are kept, and scan flags none of them; a truncated detection renames nothing by default")
+    func workingNamesAndTruncation() throws {
+        let root = try T.scratch("working")
+        defer { T.remove(root) }
+        let dir = root.appendingPathComponent("d")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try T.write(Samples.png, "favicon.ico", in: dir)
+        try T.write(Samples.tiffFamily, "camera.dng", in: dir)
+        try T.write(Samples.tiffFamily, "slide.svs", in: dir)
+        try T.write(Samples.tiffFamily, "texture.tx", in: dir)
+        try T.write(Samples.heic, "burst.heic", in: dir)
+        try T.write(Array("II*\0 is how a TIFF starts, but this is a note".utf8).prefix(33).map { $0 }, "note", in: dir)
+        let plan = try rename(["--fix", "--format", "ndjson", dir.path], in: root)
+        let byName = rows(plan)
+        for name in ["favicon.ico", "camera.dng", "slide.svs", "texture.tx", "burst.heic"] {
+            #expect(byName[name]?["action"] as? String == "keep", "\(name): \(byName[name]?["reason"] ?? "")")
+        }
+        #expect(byName["note"]?["action"] as? String == "keep", "\(byName["note"]?["reason"] ?? "")")
+        // Even taking family answers, a detection of data that ends before the checks were done
+        // keeps its name.
+        let family = rows(try rename(["--min-confidence", "family", "--format", "ndjson", dir.path], in: root))
+        #expect(family["note"]?["action"] as? String == "keep")
+        #expect((family["note"]?["reason"] as? String)?.contains("--include-truncated") == true)
+        let lies = try IMGSniffBinary.run(["scan", "--mismatches", "--format", "ndjson", dir.path], in: root)
+        #expect(try parseNDJSON(lies).isEmpty, "\(lies.text)")
+    }
+
     @Test("a conflict names the existing file as it is written on disk")
     func conflictNamesTheExistingFile() throws {
         let root = try T.scratch("conflict-case")

@@ -190,4 +190,43 @@ struct UnixToolTests {
         let shallow = try IMGSniffBinary.run(["scan", "--format", "ndjson", "--max-depth", "1", "."], in: tree.root)
         #expect(try parseNDJSON(shallow).compactMap { $0["path"] as? String } == ["./top.png"])
     }
+
+    /// Short options bundle as getopt's do: -j4, -qj2, -0xj4; the split never touches a value
+    /// (an --exclude pattern that looks like a bundle).
+    @Test func shortOptionsBundle() throws {
+        let tree = try ScratchTree()
+        try tree.file("a.png", pngBytes)
+        try tree.file("-qj2", pngBytes)
+        let plain = try IMGSniffBinary.run(["scan", "--format", "ndjson", "a.png"], in: tree.root)
+        #expect(try IMGSniffBinary.run(["scan", "-j4", "--format", "ndjson", "a.png"], in: tree.root).stdout == plain.stdout)
+        let quiet = try IMGSniffBinary.run(["scan", "-qj2", "a.png"], in: tree.root)
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty, "\(quiet.stderr)")
+        let list = tree.root.appendingPathComponent("list")
+        try Data("a.png\0".utf8).write(to: list)
+        let bundled = try IMGSniffBinary.run(["scan", "-0xj4", "--files-from", list.path, "--format", "ndjson"], in: tree.root)
+        #expect(bundled.status == 0, "\(bundled.stderr)")
+        #expect(try parseNDJSON(bundled).count == 1)
+        let excluded = try IMGSniffBinary.run(["scan", "--exclude=-qj2", "--format", "ndjson", "."], in: tree.root)
+        #expect(try parseNDJSON(excluded).map { $0["path"] as? String } == ["./a.png"], "the pattern stays a pattern")
+        #expect(try IMGSniffBinary.run(["scan", "-qz", "a.png"], in: tree.root).status == 64, "an unknown letter is a usage error")
+    }
+
+    /// --hint: what the bytes cannot settle (a TGA without a footer, a TIFF whose maker cannot be
+    /// told), for standard input and named files; never over what the bytes say; checked.
+    @Test func hintOption() throws {
+        let tree = try ScratchTree()
+        try tree.file("t", tgaBytes)
+        try tree.file("raw", Samples.tiffFamily)
+        try tree.file("p", pngBytes)
+        let tga = try parseNDJSON(try IMGSniffBinary.run(["scan", "--hint", "image/x-tga", "--format", "ndjson", "t"], in: tree.root))
+        #expect(tga.first?["uti"] as? String == "com.truevision.tga-image")
+        #expect(tga.first?["confidence"] as? String == "hinted")
+        let stdin = try IMGSniffBinary.run(["scan", "--hint", "nef", "--format", "ndjson", "-"], in: tree.root,
+                                           stdin: tree.root.appendingPathComponent("raw"))
+        #expect(try parseNDJSON(stdin).first?["uti"] as? String == "com.nikon.raw-image")
+        let png = try parseNDJSON(try IMGSniffBinary.run(["scan", "--hint", "nef", "--format", "ndjson", "p"], in: tree.root))
+        #expect(png.first?["uti"] as? String == "public.png", "a hint never overrides the bytes")
+        let bad = try IMGSniffBinary.run(["scan", "--hint", "no-such-type", "p"], in: tree.root)
+        #expect(bad.status == 64 && bad.stderr.contains("--hint"))
+    }
 }
