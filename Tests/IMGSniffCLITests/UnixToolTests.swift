@@ -207,7 +207,8 @@ struct UnixToolTests {
         #expect(bundled.status == 0, "\(bundled.stderr)")
         #expect(try parseNDJSON(bundled).count == 1)
         let excluded = try IMGSniffBinary.run(["scan", "--exclude=-qj2", "--format", "ndjson", "."], in: tree.root)
-        #expect(try parseNDJSON(excluded).map { $0["path"] as? String } == ["./a.png"], "the pattern stays a pattern")
+        let paths = try parseNDJSON(excluded).compactMap { $0["path"] as? String }
+        #expect(paths.contains("./a.png") && !paths.contains("./-qj2"), "the pattern stays a pattern: \(paths)")
         #expect(try IMGSniffBinary.run(["scan", "-qz", "a.png"], in: tree.root).status == 64, "an unknown letter is a usage error")
     }
 
