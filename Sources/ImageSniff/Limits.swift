@@ -43,4 +43,14 @@ enum Budget {
     static let iconEntries = 512
     /// The EBML header bytes searched for Matroska's DocType.
     static let ebmlHeader = 64
+    /// Entries one TIFF directory may declare (TIFF, BigTIFF, Exif, MPF, JPEG XR).
+    static let ifdEntries = 4096
+    /// Sibling boxes one ISO BMFF, JPEG 2000 or JPEG XL walk visits.
+    static let boxes = 4096
+    /// Chunks one PNG, RIFF or IFF walk visits.
+    static let chunks = 4096
+    /// Blocks one GIF walk visits (about two per frame).
+    static let gifBlocks = 1 << 20
+    /// Marker segments one JPEG walk visits before the scan.
+    static let jpegSegments = 4096
 }

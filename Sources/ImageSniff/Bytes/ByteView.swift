@@ -135,6 +135,41 @@ struct ByteView {
         return nil
     }
 
+    /// What `decimal(at:)` passes over before the digits.
+    enum DecimalLead {
+        /// Nothing: the digits start at once.
+        case none
+        /// Spaces (0x20) and zeros that more digits follow (free leading zeros).
+        case spacesAndZeros
+        /// White space (space, tab, line ends, form feed).
+        case whitespace
+    }
+
+    /// A decimal number at `o` (after what `lead` passes over), at most `maxDigits` digits; `o`
+    /// moves past it. Nil when there is no digit. The one decimal parser of the text headers.
+    func decimal(at o: inout Int, lead: DecimalLead = .whitespace, maxDigits: Int = 10) -> Int? {
+        switch lead {
+        case .none: break
+        case .whitespace: while let b = u8(o), ByteView.isSpace(b) { o += 1 }
+        case .spacesAndZeros:
+            while let b = u8(o), b == 0x20 || b == 0x30 && u8(o + 1).map(ByteView.isDigit) == true { o += 1 }
+        }
+        var value = 0, digits = 0
+        while let b = u8(o), ByteView.isDigit(b), digits < maxDigits {
+            value = value * 10 + Int(b - 0x30)
+            o += 1
+            digits += 1
+        }
+        return digits > 0 ? value : nil
+    }
+
+    /// The decimal number after `key` (e.g. `columns=`) within `range`, white space skipped.
+    func number(after key: StaticString, in range: Range<Int>) -> Int? {
+        guard var o = find(key, in: range) else { return nil }
+        o += key.utf8CodeUnitCount
+        return decimal(at: &o)
+    }
+
     /// Whether every byte in `range` (which must exist) is `value`.
     func all(_ range: Range<Int>, equal value: UInt8) -> Bool {
         guard range.lowerBound >= 0, range.upperBound <= base.count else { return false }

@@ -23,17 +23,10 @@ struct PropertyReader: Sendable {
 }
 
 enum PropertyRegistry {
-    static let readers: [PropertyReader] = [
-        JPEG.readers, PNG.readers, GIF.readers, RIFF.readers, TIFF.readers, ISOBMFF.readers, Bitmaps.readers,
-        Editors.readers, JPEG2000.readers, JPEGXL.readers, JPEGXR.readers, Codecs.readers, Textures.readers,
-        Film.readers, Netpbm.readers, Magicless.readers, Text.readers, Scientific.readers, Retro.readers,
-        Documents.readers, GraphicsSoftware.readers, Bilevel.readers, Devices.readers,
-    ].flatMap { $0 }
-
-    /// The reader of each type (the first that declares it).
+    /// The reader of each type (every type has at most one: CatalogTests checks it).
     static let byType: [ImageType: PropertyReader] = {
         var table: [ImageType: PropertyReader] = [:]
-        for reader in readers {
+        for reader in Registry.readers {
             for type in reader.types where table[type] == nil { table[type] = reader }
         }
         return table

@@ -1,15 +1,35 @@
-// Every family's rules. The detector tries the rules that share a first byte, and then the rules
-// whose evidence is elsewhere, strong signatures before heuristics (see `Rule.Strength`) and, within
-// a strength, in this order (the FormatReference article lists the resulting dispatch); text (a
-// heuristic, registered last) ends the walk. A family file declares its rules next to its checks;
-// a new family file adds one entry here.
+// The one list of format families. A family file declares its rules (how its formats are
+// detected) and its property readers (what their headers say) together; the detector's dispatch
+// and the readers' table are both built from this list. Adding a family adds one entry here.
+
+/// A format family: the formats one concept covers (JPEG and its relatives, the TIFF-based RAWs,
+/// the texture formats...), with the rules that detect them and the readers of their properties.
+protocol FormatFamily {
+    /// The detection rules, in the order the detector tries those that share a first byte.
+    static var rules: [Rule] { get }
+    /// The property readers (none for families of neighbours: audio, video, archives).
+    static var readers: [PropertyReader] { get }
+}
+
+extension FormatFamily {
+    static var readers: [PropertyReader] { [] }
+}
 
 enum Registry {
-    static let rules: [Rule] = [
-        ISOBMFF.rules, JPEG.rules, JPEG2000.rules, JPEGXL.rules, JPEGXR.rules, PNG.rules, GIF.rules,
-        CameraRaw.rules, TIFF.rules, RIFF.rules, Bitmaps.rules, Netpbm.rules, Editors.rules, Codecs.rules,
-        Scientific.rules, Film.rules, Textures.rules, Documents.rules, Media.rules, Archives.rules,
-        Magicless.rules, Resources.rules, Metafiles.rules, Compound.rules, Bilevel.rules, Retro.rules,
-        Devices.rules, GraphicsSoftware.rules, Text.rules,
-    ].flatMap { $0 }
+    /// The families, in the order their rules are tried (strong signatures before heuristics,
+    /// then this order; text, a heuristic registered last, ends the walk). The FormatReference
+    /// article lists the resulting dispatch.
+    static let families: [any FormatFamily.Type] = [
+        ISOBMFF.self, JPEG.self, JPEG2000.self, JPEGXL.self, JPEGXR.self, PNG.self, GIF.self,
+        CameraRaw.self, TIFF.self, RIFF.self, Bitmaps.self, Netpbm.self, Editors.self, Codecs.self,
+        Scientific.self, Film.self, Textures.self, Documents.self, Media.self, Archives.self,
+        Magicless.self, Resources.self, Metafiles.self, Compound.self, Bilevel.self, Retro.self,
+        Devices.self, GraphicsSoftware.self, Text.self,
+    ]
+
+    /// Every rule, family by family.
+    static let rules: [Rule] = families.flatMap { $0.rules }
+
+    /// Every property reader, family by family.
+    static let readers: [PropertyReader] = families.flatMap { $0.readers }
 }

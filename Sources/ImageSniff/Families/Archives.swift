@@ -1,7 +1,7 @@
 // Archives: ZIP (and OpenRaster, a ZIP whose first member names its type) and gzip (and SVGZ, an
 // SVG document inside gzip).
 
-enum Archives {
+enum Archives: FormatFamily {
     static let rules = [
         Rule("ZIP, OpenRaster", .firstByte([0x50]), produces: [.zip, .openRaster], check: zip),
         Rule("gzip, SVGZ", .firstByte([0x1F]), produces: [.gzip, .svg], check: gzip),

@@ -1,7 +1,7 @@
 // Bi-level (fax and document) images: JBIG (no magic: its header's fields must be in range),
 // JBIG2's stand-alone file, and CALS raster (MIL-STD-1840 text records, then CCITT G4 data).
 
-enum Bilevel {
+enum Bilevel: FormatFamily {
     static let rules = [
         Rule("JBIG2", .firstByte([0x97]), produces: [.jbig2], check: jbig2),
         Rule("CALS raster", .firstByte([0x73]), produces: [.cals], check: cals),
@@ -52,4 +52,23 @@ enum Bilevel {
         }
         return .no
     }
+}
+
+// MARK: - Properties
+
+extension Bilevel {
+    static let readers = [
+        PropertyReader([.cals], read: { input, _ in
+            // The `rpelcnt:` record: pixels per line, lines.
+            let v = input.view
+            let range = 0..<min(v.count, 2048)
+            guard var o = v.find("rpelcnt:", in: range) else {
+                return v.count < 2048 && input.hasMore ? .need(2048, partial: .unknown) : .done(.unknown)
+            }
+            o += 8
+            guard let w = v.decimal(at: &o, lead: .spacesAndZeros), v.u8(o) == UInt8(ascii: ",") else { return .done(.unknown) }
+            o += 1
+            return .done(ImageProperties(width: w, height: v.decimal(at: &o, lead: .spacesAndZeros), bitDepth: 1, colorModel: .gray, hasAlpha: false, frameCount: 1))
+        }),
+    ]
 }

@@ -3,7 +3,7 @@
 // the vendor rules that tell the TIFF-based ones apart (DNG, CR2, NEF/NRW, ARW/SR2/SRF, PEF, SRW,
 // 3FR/FFF, ERF, DCR/KDC, MOS, MEF, IIQ) from what TIFF.swift's IFD walk gathered.
 
-enum CameraRaw {
+enum CameraRaw: FormatFamily {
     static let rules = [
         Rule("Canon CRW (CIFF)", .firstByte([0x49]), produces: [.crw], check: crw),
         Rule("Olympus ORF", .firstByte([0x49, 0x4D]), produces: [.orf], check: orf),

@@ -1,6 +1,6 @@
 // Single-purpose image codecs with a signature of their own: QOI, farbfeld, BPG, FLIF.
 
-enum Codecs {
+enum Codecs: FormatFamily {
     static let rules = [
         Rule("QOI", .firstByte([0x71]), produces: [.qoi], check: qoi),
         Rule("farbfeld", .firstByte([0x66]), produces: [.farbfeld], check: farbfeld),
@@ -57,5 +57,57 @@ enum Codecs {
         let levels = v.base[16], bits = v.base[18], channels = v.base[19], mode = v.base[20]
         guard levels <= 30, [1, 8, 12, 16, 24, 32, 48, 64].contains(bits), (1...8).contains(channels), mode <= 20 else { return .no }
         return .hit(Hit(.pgf))
+    }
+}
+
+// MARK: - Properties
+
+extension Codecs {
+    static let readers = [
+        PropertyReader([.qoi], read: { input, _ in
+            let v = input.view
+            guard let w = v.u32be(4), let h = v.u32be(8), let channels = v.u8(12) else { return .need(14, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: 8, colorModel: .rgb, hasAlpha: channels == 4, frameCount: 1))
+        }),
+        PropertyReader([.farbfeld], read: { input, _ in
+            let v = input.view
+            guard let w = v.u32be(8), let h = v.u32be(12) else { return .need(16, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: 16, colorModel: .rgb, hasAlpha: true, frameCount: 1))
+        }),
+        PropertyReader([.bpg], read: bpg),
+        PropertyReader([.flif], read: flif),
+        PropertyReader([.pgf], read: { input, _ in
+            let v = input.view
+            guard let w = v.u32le(8), let h = v.u32le(12), let bpp = v.u8(18), let channels = v.u8(19) else { return .need(21, partial: .unknown) }
+            let perChannel = channels > 0 ? Int(bpp) / Int(channels) : nil
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: perChannel, colorModel: channels >= 3 ? .rgb : .gray,
+                                         hasAlpha: channels == 4, frameCount: 1))
+        }),
+    ]
+
+    /// BPG: a byte of pixel format, alpha and depth, a byte of colour space and flags, then the
+    /// width and height as ue7 numbers (7 bits a byte, high bit: more).
+    static func bpg(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        guard let format = v.u8(4) else { return .need(16, partial: .unknown) }
+        var o = 6
+        guard let w = v.base128(at: &o), let h = v.base128(at: &o) else { return .need(16, partial: .unknown) }
+        return .done(ImageProperties(width: w, height: h, bitDepth: Int(format & 0x0F) + 8, colorModel: format >> 5 == 0 ? .gray : .rgb,
+                                     hasAlpha: format & 0x10 != 0))
+    }
+
+    /// FLIF: `FLIF`, a byte of interlacing/animation and channels, a byte of depth, then width - 1,
+    /// height - 1 (and frames - 2 when animated) as varints.
+    static func flif(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        guard let kind = v.u8(4), let depth = v.u8(5) else { return .need(16, partial: .unknown) }
+        var o = 6
+        guard let w = v.base128(at: &o), let h = v.base128(at: &o) else { return .need(16, partial: .unknown) }
+        let animated = kind >> 4 == 5 || kind >> 4 == 6
+        let channels = Int(kind & 0x0F)
+        var p = ImageProperties(width: w + 1, height: h + 1, bitDepth: depth == UInt8(ascii: "2") ? 16 : 8,
+                                colorModel: channels >= 3 ? .rgb : .gray, hasAlpha: channels == 4 || channels == 2)
+        if animated { p.frameCount = v.base128(at: &o).map { $0 + 2 } } else { p.frameCount = 1 }
+        return .done(p)
     }
 }

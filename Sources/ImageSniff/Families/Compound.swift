@@ -1,7 +1,7 @@
 // OLE2 compound files (Microsoft's Compound File Binary): an image only when the root storage's
 // class is FlashPix's; Office documents and the rest share the container and are not images.
 
-enum Compound {
+enum Compound: FormatFamily {
     static let rules = [
         Rule("FlashPix (OLE2)", .firstByte([0xD0]), produces: [.flashPix], check: flashPix),
     ]

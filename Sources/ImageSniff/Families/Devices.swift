@@ -1,7 +1,7 @@
 // Bitmaps of handheld devices: Nokia phones (OTA bitmaps, operator logos, group graphics), Palm
 // OS (bitmaps and ImageViewer databases) and Garmin GPS units.
 
-enum Devices {
+enum Devices: FormatFamily {
     static let rules = [
         Rule("Nokia operator logo, group graphic", .firstByte([0x4E]), produces: [.nokiaNOL, .nokiaNGG], check: nokiaLogo),
         Rule("Garmin vehicle bitmap", .firstByte([0x47]), produces: [.garminSRF], check: garmin),
@@ -94,4 +94,39 @@ enum Devices {
         let sixelData = data == UInt8(ascii: "\"") || data == UInt8(ascii: "#") || data == UInt8(ascii: "!") || (0x3F...0x7E).contains(data)
         return sixelData ? .hit(Hit(.sixel)) : .no
     }
+}
+
+// MARK: - Properties
+
+extension Devices {
+    static let readers = [
+        PropertyReader([.palmPDB], read: { input, _ in
+            // The database's first record (its offset in the record list at 78) is the image
+            // record: a 32-byte name, version, type, then at 54 and 56 the width and height.
+            let v = input.view
+            guard let first = v.u32be(78) else { return .need(82, partial: .unknown) }
+            let at = Int(first)
+            guard let w = v.u16be(at + 54), let h = v.u16be(at + 56) else { return .need(at + 58, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), colorModel: .gray, hasAlpha: false, frameCount: 1))
+        }),
+        PropertyReader([.sixel], read: { input, _ in
+            // The raster attributes after the introducer's final `q`: `"Pan;Pad;Ph;Pv` (aspect
+            // ratio, then the width and height in pixels). Optional: without them, no size.
+            let v = input.view
+            var o = v.u8(0) == 0x90 ? 1 : 2
+            while let b = v.u8(o), b != UInt8(ascii: "q"), o < 24 { o += 1 }
+            guard v.u8(o) == UInt8(ascii: "q") else { return .need(32, partial: .unknown) }
+            guard let quote = v.u8(o + 1) else { return .need(o + 2, partial: .unknown) }
+            guard quote == UInt8(ascii: "\"") else { return .done(ImageProperties(colorModel: .indexed, frameCount: 1)) }
+            o += 2
+            var numbers: [Int] = []
+            while numbers.count < 4, let n = v.decimal(at: &o, lead: .spacesAndZeros) {
+                numbers.append(n)
+                guard v.u8(o) == UInt8(ascii: ";") else { break }
+                o += 1
+            }
+            guard numbers.count == 4 else { return v.count < 64 && input.hasMore ? .need(64, partial: .unknown) : .done(.unknown) }
+            return .done(ImageProperties(width: numbers[2], height: numbers[3], colorModel: .indexed, frameCount: 1))
+        }),
+    ]
 }

@@ -1,7 +1,7 @@
 // Documents that sit next to images: PDF, PostScript and EPS (text, and the DOS binary EPS
 // header), and DjVu (a scanned-document image format).
 
-enum Documents {
+enum Documents: FormatFamily {
     static let rules = [
         Rule("PDF", .firstByte([0x25]), oneByteDecides: true, produces: [.pdf], check: pdf),
         Rule("PostScript, EPS", .firstByte([0x25]), oneByteDecides: true, produces: [.postScript, .eps], check: postScript),
@@ -56,4 +56,20 @@ enum Documents {
         return v.matches("DJVU", at: 12) || v.matches("DJVM", at: 12) || v.matches("DJVI", at: 12) || v.matches("THUM", at: 12)
             ? .hit(Hit(.djvu)) : .no
     }
+}
+
+// MARK: - Properties
+
+extension Documents {
+    static let readers = [
+        PropertyReader([.djvu], read: { input, _ in
+            // The first INFO chunk (a single page's, or the first page of a bundled document).
+            let v = input.view
+            guard let at = v.find("INFO", in: 12..<min(v.count, 4096)) else {
+                return v.count < 4096 && input.hasMore ? .need(4096, partial: .unknown) : .done(.unknown)
+            }
+            guard let w = v.u16be(at + 8), let h = v.u16be(at + 10) else { return .need(at + 12, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h)))
+        }),
+    ]
 }

@@ -2,7 +2,7 @@
 // patterns and image hoses, ImageMagick MIFF.
 // (OpenRaster is a ZIP archive: Archives.swift.)
 
-enum Editors {
+enum Editors: FormatFamily {
     static let rules = [
         Rule("Photoshop PSD, PSB", .firstByte([0x38]), produces: [.psd, .psb], check: psd),
         Rule("GIMP XCF", .firstByte([0x67]), produces: [.xcf], check: xcf),
@@ -85,5 +85,59 @@ enum Editors {
         guard version == 1, header >= 20, header <= 1024, width > 0, height > 0, width <= 8192, height <= 8192,
               depth == 1 || depth == 4 else { return .no }
         return Int(header) + Int(width) * Int(height) * Int(depth) == input.totalLength ? .hit(Hit(.gimpBrush, .likely)) : .no
+    }
+}
+
+// MARK: - Properties
+
+extension Editors {
+    static let readers = [
+        PropertyReader([.psd, .psb], read: psd),
+        PropertyReader([.xcf], read: xcf),
+        PropertyReader([.miff], read: miffProperties),
+    ]
+
+    /// PSD and PSB: channels, height, width, depth and colour mode in the 26-byte header.
+    static func psd(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        guard let channels = v.u16be(12), let h = v.u32be(14), let w = v.u32be(18), let depth = v.u16be(22),
+              let mode = v.u16be(24) else { return .need(26, partial: .unknown) }
+        var p = ImageProperties(width: Int(w), height: Int(h), bitDepth: Int(depth), frameCount: 1)
+        let base: Int
+        switch mode {
+        case 0, 1, 8: p.colorModel = .gray; base = 1
+        case 2: p.colorModel = .indexed; base = 1
+        case 3: p.colorModel = .rgb; base = 3
+        case 4: p.colorModel = .cmyk; base = 4
+        case 9: p.colorModel = .lab; base = 3
+        default: base = Int(channels)
+        }
+        p.hasAlpha = Int(channels) > base
+        return .done(p)
+    }
+
+    /// XCF: `gimp xcf vNNN\0`, then width, height and base type (0 RGB, 1 gray, 2 indexed).
+    static func xcf(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        guard let w = v.u32be(14), let h = v.u32be(18), let base = v.u32be(22) else { return .need(26, partial: .unknown) }
+        let model: ImageProperties.ColorModel? = base == 0 ? .rgb : base == 1 ? .gray : base == 2 ? .indexed : nil
+        return .done(ImageProperties(width: Int(w), height: Int(h), colorModel: model, frameCount: 1))
+    }
+}
+
+extension Editors {
+    /// MIFF: the `columns=` and `rows=` keys of the text header (up to `:` and 0x1A).
+    static func miffProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        guard let end = v.find("\u{1A}", in: 0..<min(v.count, 8192)) else { return .need(min(8192, v.count * 2 + 1024), partial: .unknown) }
+        let range = 0..<end
+        var p = ImageProperties(width: v.number(after: "columns=", in: range), height: v.number(after: "rows=", in: range))
+        if let depth = v.number(after: "depth=", in: range) { p.bitDepth = depth }
+        if v.find("matte=True", in: range) != nil || v.find("alpha-trait=Blend", in: range) != nil { p.hasAlpha = true }
+        if v.find("class=PseudoClass", in: range) != nil { p.colorModel = .indexed }
+        if v.find("colorspace=CMYK", in: range) != nil { p.colorModel = .cmyk }
+        if v.find("colorspace=Gray", in: range) != nil { p.colorModel = .gray }
+        if let frames = v.number(after: "scenes=", in: range) { p.frameCount = frames }
+        return .done(p)
     }
 }

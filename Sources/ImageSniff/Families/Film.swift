@@ -1,6 +1,6 @@
 // Film and high-dynamic-range formats: DPX, Cineon, OpenEXR, Radiance RGBE, Kodak Photo CD.
 
-enum Film {
+enum Film: FormatFamily {
     static let rules = [
         Rule("DPX", .firstByte([0x53, 0x58]), produces: [.dpx], check: dpx),
         Rule("Cineon", .firstByte([0x80, 0xD7]), produces: [.cineon], check: cineon),
@@ -48,5 +48,90 @@ enum Film {
         let v = input.view
         guard v.count >= 2055 else { return input.hasMore && input.totalLength >= 2055 ? .need(2056, fallback: nil) : .no }
         return v.matches("PCD_IPI", at: 2048) ? .hit(Hit(.photoCD)) : .no
+    }
+}
+
+// MARK: - Properties
+
+extension Film {
+    static let readers = [
+        PropertyReader([.openEXR], read: exr),
+        PropertyReader([.radianceHDR], read: radianceProperties),
+        PropertyReader([.dpx], read: { input, _ in
+            let v = input.view
+            let big = v.matches("SDPX")
+            guard let w = v.u32(772, bigEndian: big), let h = v.u32(776, bigEndian: big), let descriptor = v.u8(800),
+                  let depth = v.u8(803) else { return .need(804, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: Int(depth),
+                                         colorModel: descriptor == 6 ? .gray : .rgb, hasAlpha: descriptor == 51 || descriptor == 52, frameCount: 1))
+        }),
+        PropertyReader([.cineon], read: { input, _ in
+            let v = input.view
+            let big = v.u32be(0) == 0x802A_5FD7
+            guard let w = v.u32(200, bigEndian: big), let h = v.u32(204, bigEndian: big), let channels = v.u8(193) else {
+                return .need(208, partial: .unknown)
+            }
+            return .done(ImageProperties(width: Int(w), height: Int(h), colorModel: channels >= 3 ? .rgb : .gray, frameCount: 1))
+        }),
+    ]
+
+    /// OpenEXR's header attributes: `dataWindow` (box2i) and `channels` (an `A` channel is alpha;
+    /// the first channel's pixel type gives the depth).
+    static func exr(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        var p = ImageProperties(frameCount: 1)
+        var o = 8
+        for _ in 0..<256 {
+            guard let first = v.u8(o) else { return .need(o + 64, partial: p) }
+            if first == 0 { return .done(p) }  // the end of the header
+            guard let nameEnd = v.find("\0", in: o..<min(v.count, o + 256)) else { return .need(o + 256, partial: p) }
+            guard let typeEnd = v.find("\0", in: (nameEnd + 1)..<min(v.count, nameEnd + 257)) else { return .need(nameEnd + 257, partial: p) }
+            guard let size = v.u32le(typeEnd + 1) else { return .need(typeEnd + 5, partial: p) }
+            let value = typeEnd + 5, end = value + Int(size)
+            guard end <= v.count else { return .need(end, partial: p) }
+            if v.matches("dataWindow\0", at: o), size == 16, let x0 = v.u32le(value), let y0 = v.u32le(value + 4),
+               let x1 = v.u32le(value + 8), let y1 = v.u32le(value + 12) {
+                let width = Int(Int32(bitPattern: x1)) - Int(Int32(bitPattern: x0)) + 1
+                let height = Int(Int32(bitPattern: y1)) - Int(Int32(bitPattern: y0)) + 1
+                if width > 0 && height > 0 { p.width = width; p.height = height }
+            }
+            if v.matches("channels\0", at: o) {
+                var c = value
+                var names = 0
+                p.hasAlpha = false
+                while c < end, let b = v.u8(c), b != 0, names < 64 {
+                    guard let n = v.find("\0", in: c..<end) else { break }
+                    if n == c + 1 && b == UInt8(ascii: "A") { p.hasAlpha = true }
+                    if names == 0, let pixelType = v.u32le(n + 1) { p.bitDepth = pixelType == 1 ? 16 : 32 }
+                    names += 1
+                    c = n + 1 + 16
+                }
+                p.colorModel = names >= 3 ? .rgb : .gray
+            }
+            o = end
+        }
+        return .done(p)
+    }
+
+    /// Radiance: header lines up to an empty line, then the resolution string (`-Y N +X M`).
+    static func radianceProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        let p = ImageProperties(bitDepth: 32, colorModel: .rgb, hasAlpha: false, frameCount: 1)
+        guard let blank = v.find("\n\n", in: 0..<min(v.count, 8192)) else { return .need(min(8192, v.count * 2 + 512), partial: p) }
+        var o = blank + 2
+        guard v.has(o, 8) else { return .need(o + 32, partial: p) }
+        var sizes: [(axis: UInt8, n: Int)] = []
+        for _ in 0..<2 {
+            while let b = v.u8(o), b == 0x20 { o += 1 }
+            guard let sign = v.u8(o), sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+"), let axis = v.u8(o + 1) else { return .done(p) }
+            o += 2
+            guard let n = v.decimal(at: &o) else { return .done(p) }
+            sizes.append((axis, n))
+        }
+        var result = p
+        for (axis, n) in sizes {
+            if axis == UInt8(ascii: "X") { result.width = n } else if axis == UInt8(ascii: "Y") { result.height = n }
+        }
+        return .done(result)
     }
 }

@@ -1,6 +1,6 @@
 // GIF: animated when it holds a looping application extension or more than one image.
 
-enum GIF {
+enum GIF: FormatFamily {
     static let rules = [
         Rule("GIF", .firstByte([0x47]), produces: [.gif], check: detect),
     ]
@@ -75,5 +75,59 @@ enum GIF {
     private static func looksLikeText(_ v: ByteView) -> Bool {
         for i in 6..<min(v.count, 13) where v.base[i] < 0x20 && !ByteView.isSpace(v.base[i]) { return false }
         return true
+    }
+}
+
+// MARK: - Properties
+
+extension GIF {
+    static let readers = [
+        PropertyReader([.gif], read: properties),
+    ]
+
+    /// The logical screen (ImageIO reports its size), 8-bit indexed colour, transparency from the
+    /// first graphic control extension, and the number of images, counted to the trailer within
+    /// the read cap (nil when the walk would pass it).
+    static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        var p = ImageProperties(bitDepth: 8, colorModel: .indexed, hasAlpha: false)
+        guard v.count >= 13 else { return .need(13, partial: p) }
+        p.width = v.u16le(6).map(Int.init)
+        p.height = v.u16le(8).map(Int.init)
+        let packed = v.base[10]
+        var offset = 13
+        if packed & 0x80 != 0 { offset += 3 << (Int(packed & 7) + 1) }
+        var images = 0
+        var sawControl = false
+        for _ in 0..<(1 << 20) {
+            guard let block = v.u8(offset) else { return .need(nextNeed(v, offset), partial: p) }
+            switch block {
+            case 0x21:
+                guard let label = v.u8(offset + 1) else { return .need(offset + 3, partial: p) }
+                if label == 0xF9, !sawControl {
+                    guard let flags = v.u8(offset + 3) else { return .need(offset + 4, partial: p) }
+                    p.hasAlpha = flags & 1 != 0
+                    sawControl = true
+                }
+                guard let next = skipSubBlocks(v, from: offset + 2) else { return .need(nextNeed(v, offset + 2), partial: p) }
+                offset = next
+            case 0x2C:
+                if images == 0 { sawControl = true }  // only the first image's extension counts
+                guard let local = v.u8(offset + 9) else { return .need(offset + 10, partial: p) }
+                var next = offset + 10
+                if local & 0x80 != 0 { next += 3 << (Int(local & 7) + 1) }
+                guard let end = skipSubBlocks(v, from: next + 1) else { return .need(nextNeed(v, next + 1), partial: p) }
+                images += 1
+                offset = end
+            case 0x3B:
+                p.frameCount = images
+                return .done(p)
+            default:
+                // Damaged: the images counted so far are all there is to say.
+                p.frameCount = images > 0 ? images : nil
+                return .done(p)
+            }
+        }
+        return .done(p)
     }
 }

@@ -2,7 +2,7 @@
 // Khoros VIFF, VIPS, JPEG 2000's PGX test images, the MTV ray tracer, Alias/Wavefront PIX,
 // Pixar's image computer, PIL's IM, libgd's GD and GD2.
 
-enum GraphicsSoftware {
+enum GraphicsSoftware: FormatFamily {
     static let rules = [
         Rule("Utah RLE", .firstByte([0x52]), produces: [.utahRLE], check: utahRLE),
         Rule("Khoros VIFF", .firstByte([0xAB]), produces: [.viff], check: viff),
@@ -153,4 +153,46 @@ enum GraphicsSoftware {
         }
         return .hit(Hit(.aliasPIX, .likely))
     }
+}
+
+// MARK: - Properties
+
+extension GraphicsSoftware {
+    static let readers = [
+        PropertyReader([.pgx], read: { input, _ in
+            // `PG ML + 8 W H`: byte order, sign, depth, width, height.
+            let v = input.view
+            guard let line = v.find("\n", in: 0..<min(v.count, 256)) else { return .need(256, partial: .unknown) }
+            var o = 6  // after "PG ML " or "PG LM "
+            while let b = v.u8(o), b == 0x20 { o += 1 }
+            if let b = v.u8(o), b == UInt8(ascii: "+") || b == UInt8(ascii: "-") { o += 1 }
+            guard o < line, let depth = v.decimal(at: &o, lead: .spacesAndZeros), let w = v.decimal(at: &o, lead: .spacesAndZeros), let h = v.decimal(at: &o, lead: .spacesAndZeros) else { return .done(.unknown) }
+            return .done(ImageProperties(width: w, height: h, bitDepth: depth, colorModel: .gray, hasAlpha: false, frameCount: 1))
+        }),
+        PropertyReader([.mtv], read: { input, _ in
+            // `W H` and a newline, then W x H RGB triplets; images of one size may follow.
+            let v = input.view
+            var o = 0
+            guard let w = v.decimal(at: &o, lead: .spacesAndZeros), let h = v.decimal(at: &o, lead: .spacesAndZeros), w > 0, h > 0, w < 1_000_000, h < 1_000_000 else { return .done(.unknown) }
+            let image = o + 1 + w * h * 3
+            let total = input.totalLength
+            let frames = total < Input.unknownLength && total % image == 0 ? total / image : nil
+            return .done(ImageProperties(width: w, height: h, bitDepth: 8, colorModel: .rgb, hasAlpha: false, frameCount: frames))
+        }),
+        PropertyReader([.utahRLE], read: { input, _ in
+            // Little-endian: xpos, ypos, xlen, ylen, flags, ncolors.
+            let v = input.view
+            guard let w = v.u16le(6), let h = v.u16le(8), let colours = v.u8(11) else { return .need(12, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), colorModel: colours >= 3 ? .rgb : .gray, frameCount: 1))
+        }),
+        PropertyReader([.viff], read: { input, _ in
+            // After the 520-byte preamble: row size (width) and column size (height), in the byte
+            // order the machine-dependency byte says (2: big-endian).
+            let v = input.view
+            guard let dep = v.u8(4), let w = v.u32(520, bigEndian: dep == 2), let h = v.u32(524, bigEndian: dep == 2) else {
+                return .need(528, partial: .unknown)
+            }
+            return .done(ImageProperties(width: Int(w), height: Int(h), frameCount: 1))
+        }),
+    ]
 }

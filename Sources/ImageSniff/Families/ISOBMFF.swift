@@ -2,7 +2,7 @@
 // item's coding when the brands only say "HEIF"), CR3 vs Canon CRM, and the video and audio
 // neighbours (MP4, M4A, QuickTime, 3GPP, Motion JPEG 2000).
 
-enum ISOBMFF {
+enum ISOBMFF: FormatFamily {
     static let rules = [
         Rule("ISO BMFF", .firstByte([0x00]),
              produces: [.heic, .heics, .heif, .heifs, .avif, .avis, .avci, .avcs, .cr3, .crm, .mpeg4, .mpeg4Audio,

@@ -1,7 +1,7 @@
 // JPEG 2000: the JP2 signature box (JP2, JPX, JPM; Motion JPEG 2000 is a movie) and raw
 // codestreams (J2K, J2C, HTJ2K).
 
-enum JPEG2000 {
+enum JPEG2000: FormatFamily {
     static let rules = [
         Rule("JPEG 2000 signature box", .firstByte([0x00]), produces: [.jpeg2000, .mj2], check: box),
         Rule("JPEG 2000 codestream", .firstByte([0xFF]), produces: [.jpeg2000], check: codestream),
@@ -30,5 +30,66 @@ enum JPEG2000 {
         guard let siz = v.u16be(2), let length = v.u16be(4) else { return .need(6, fallback: nil) }
         guard siz == 0xFF51, length >= 41 else { return .no }
         return .hit(Hit(.jpeg2000))
+    }
+}
+
+// MARK: - Properties
+
+extension JPEG2000 {
+    static let readers = [PropertyReader([.jpeg2000], read: properties)]
+
+    static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        if v.equals(0xFF4F_FF51, length: 4) { return codestream(v, at: 0) }
+        var p = ImageProperties(frameCount: 1, hasICCProfile: false)
+        // The boxes: jp2h holds ihdr (size, components, depth) and colr (colour space or ICC).
+        var o = 0
+        for _ in 0..<64 {
+            guard let size = v.u32be(o), let type = v.u32be(o + 4) else { return .need(o + 8, partial: p) }
+            let end = size == 0 ? input.totalLength : o + Int(size)
+            if type == fourCC("jp2c") { return p.width == nil ? codestream(v, at: o + 8) : .done(p) }
+            if type == fourCC("jp2h") {
+                guard end <= v.count else { return .need(end, partial: p) }
+                var c = o + 8
+                while c + 8 <= end, let s = v.u32be(c), let t = v.u32be(c + 4), s >= 8 {
+                    if t == fourCC("ihdr"), let h = v.u32be(c + 8), let w = v.u32be(c + 12), let nc = v.u16be(c + 16), let bpc = v.u8(c + 18) {
+                        p.width = Int(w); p.height = Int(h)
+                        p.bitDepth = bpc == 255 ? nil : Int(bpc & 0x7F) + 1
+                        p.colorModel = nc >= 3 ? .rgb : .gray
+                        p.hasAlpha = nc == 2 || nc == 4
+                    }
+                    if t == fourCC("colr"), let method = v.u8(c + 8) {
+                        if method == 2 || method == 3 { p.hasICCProfile = true }
+                        if method == 1, let cs = v.u32be(c + 11) {
+                            switch cs {
+                            case 12: p.colorModel = .cmyk
+                            case 14: p.colorModel = .lab
+                            case 17: p.colorModel = .gray
+                            case 16, 18: p.colorModel = .rgb
+                            default: break
+                            }
+                        }
+                    }
+                    c += Int(s)
+                }
+                return .done(p)
+            }
+            guard size >= 8 || size == 0 else { break }
+            if size == 0 { break }
+            o = end
+        }
+        return .done(p)
+    }
+
+    /// The codestream's SIZ segment: the image area, components and their depth.
+    static func codestream(_ v: ByteView, at o: Int) -> PropertyStep {
+        guard v.has(o, 44) else { return .need(o + 44, partial: .unknown) }
+        guard v.equals(0xFF4F_FF51, length: 4, at: o), let x = v.u32be(o + 8), let y = v.u32be(o + 12),
+              let x0 = v.u32be(o + 16), let y0 = v.u32be(o + 20), let components = v.u16be(o + 40), x > x0, y > y0 else { return .done(.unknown) }
+        var p = ImageProperties(width: Int(x - x0), height: Int(y - y0), frameCount: 1)
+        if let depth = v.u8(o + 42) { p.bitDepth = Int(depth & 0x7F) + 1 }
+        p.colorModel = components >= 3 ? .rgb : .gray
+        p.hasAlpha = components == 2 || components == 4
+        return .done(p)
     }
 }

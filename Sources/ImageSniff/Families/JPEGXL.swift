@@ -1,6 +1,6 @@
 // JPEG XL: the ISO BMFF-style container (`JXL ` signature box) and the naked codestream (`FF 0A`).
 
-enum JPEGXL {
+enum JPEGXL: FormatFamily {
     static let rules = [
         Rule("JPEG XL container", .firstByte([0x00]), produces: [.jpegXL], check: container),
         Rule("JPEG XL codestream", .firstByte([0xFF]), produces: [.jpegXL], check: codestream),
@@ -152,4 +152,35 @@ struct BitReader {
     }
 
     mutating func bit() -> UInt64? { read(1) }
+}
+
+// MARK: - Properties
+
+extension JPEGXL {
+    static let readers = [PropertyReader([.jpegXL], read: properties)]
+
+    /// The codestream's size header and image metadata (naked, or in a jxlc or jxlp box).
+    static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        var start = 0
+        if !v.equals(0xFF0A, length: 2) {
+            var o = 0
+            start = -1
+            for _ in 0..<64 {
+                guard let size = v.u32be(o), let t = v.u32be(o + 4) else { return .need(o + 8, partial: .unknown) }
+                if t == fourCC("jxlc") { start = o + 8; break }
+                if t == fourCC("jxlp") { start = o + 12; break }
+                guard size >= 8 else { break }
+                o += Int(size)
+            }
+            guard start >= 0 else { return .done(.unknown) }
+        }
+        guard v.has(start, 2), v.equals(0xFF0A, length: 2, at: start) else { return .need(start + 64, partial: .unknown) }
+        var reader = BitReader(v, from: start + 2)
+        guard let header = CodestreamHeader(&reader) else { return .need(start + 128, partial: .unknown) }
+        var p = ImageProperties(width: header.width, height: header.height, bitDepth: header.bitDepth, orientation: header.orientation)
+        if !header.animated { p.frameCount = 1 }
+        if header.bitDepth == nil && reader.ranOut { return .need(start + 128, partial: p) }
+        return .done(p)
+    }
 }

@@ -2,7 +2,7 @@
 // sizes that must add up to the file's length, or a trailer (TGA 2.0) can name them; what a
 // check cannot be sure of, a hint settles (hint rule 3: `hintPlausibility`).
 
-enum Magicless {
+enum Magicless: FormatFamily {
     static let rules = [
         Rule("MacPaint", .elsewhere, strength: .heuristic, produces: [.macPaint], check: macPaint),
         Rule("PICT", .elsewhere, strength: .heuristic, produces: [.pict],
@@ -227,4 +227,40 @@ enum Magicless {
               width > 0, height > 0, width <= 65535, height <= 65535 else { return false }
         return o + (width + 7) / 8 * height == totalLength
     }
+}
+
+// MARK: - Properties
+
+extension Magicless {
+    static let readers = [
+        PropertyReader([.tga], read: { input, _ in
+            let v = input.view
+            guard let w = v.u16le(12), let h = v.u16le(14), let depth = v.u8(16), let descriptor = v.u8(17), let kind = v.u8(2) else {
+                return .need(18, partial: .unknown)
+            }
+            let model: ImageProperties.ColorModel? = kind & 7 == 1 ? .indexed : kind & 7 == 2 ? .rgb : kind & 7 == 3 ? .gray : nil
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: depth == 15 || depth == 16 ? 5 : 8, colorModel: model,
+                                         hasAlpha: descriptor & 0x0F != 0, frameCount: 1))
+        }),
+        PropertyReader([.wbmp], read: { input, _ in
+            let v = input.view
+            var o = 2
+            guard let w = v.base128(at: &o), let h = v.base128(at: &o) else { return .need(12, partial: .unknown) }
+            return .done(ImageProperties(width: w, height: h, bitDepth: 1, colorModel: .gray, hasAlpha: false, frameCount: 1))
+        }),
+        PropertyReader([.pict], read: { input, _ in
+            let v = input.view
+            for base in [512, 0] where v.has(base + 10, 6) && pictFrameIsSane(v, base) {
+                if base == 512 || v.equals(0x0011_02FF, length: 4, at: 10) || v.equals(0x1101, length: 2, at: 10) {
+                    let top = Int(Int16(bitPattern: v.u16be(base + 2)!)), left = Int(Int16(bitPattern: v.u16be(base + 4)!))
+                    let bottom = Int(Int16(bitPattern: v.u16be(base + 6)!)), right = Int(Int16(bitPattern: v.u16be(base + 8)!))
+                    return .done(ImageProperties(width: right - left, height: bottom - top, frameCount: 1))
+                }
+            }
+            return v.count < 528 ? .need(528, partial: .unknown) : .done(.unknown)
+        }),
+        PropertyReader([.macPaint], read: { _, _ in
+            .done(ImageProperties(width: 576, height: 720, bitDepth: 1, colorModel: .gray, hasAlpha: false, frameCount: 1))
+        }),
+    ]
 }

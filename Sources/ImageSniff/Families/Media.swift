@@ -2,7 +2,7 @@
 // WebM (EBML), MP3 (an ID3 tag, or two MPEG audio frame headers in a row), Flash video, MPEG-1/2
 // video (a program stream's pack header or a sequence header).
 
-enum Media {
+enum Media: FormatFamily {
     static let rules = [
         Rule("Matroska, WebM", .firstByte([0x1A]), produces: [.webM, .matroska], check: ebml),
         Rule("ID3 (MP3)", .firstByte([0x49]), produces: [.mp3], check: id3),

@@ -1,7 +1,7 @@
 // Metafiles and drawings: WMF (placeable, with Aldus's header and its checksum, or plain), EMF,
 // WordPerfect graphics and Xfig drawings.
 
-enum Metafiles {
+enum Metafiles: FormatFamily {
     static let rules = [
         Rule("Placeable WMF", .firstByte([0xD7]), produces: [.wmf], check: placeableWMF),
         Rule("WMF, EMF", .firstByte([0x01, 0x02]), produces: [.wmf, .emf], check: plain),

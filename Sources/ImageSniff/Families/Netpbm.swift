@@ -1,7 +1,7 @@
 // The netpbm family: P1–P6 (PBM, PGM, PPM, ASCII and binary), P7 (PAM), PF/Pf (PFM) and PH/Ph (PHM).
 // The header must parse as numbers (comments allowed), so "P1 means ..." is text, not an image.
 
-enum Netpbm {
+enum Netpbm: FormatFamily {
     static let rules = [
         Rule("netpbm", .firstByte([0x50]), produces: [.pbm, .pgm, .ppm, .pam, .pfm, .phm, .xvThumbnail], check: detect),
     ]
@@ -93,5 +93,64 @@ enum Netpbm {
         }
         guard numbers.0 > 0, numbers.1 > 0, numbers.2 == 255, input.totalLength >= o + numbers.0 * numbers.1 else { return .no }
         return .hit(Hit(.xvThumbnail))
+    }
+}
+
+// MARK: - Properties
+
+extension Netpbm {
+    /// The bits a sample needs for values up to `maxval`.
+    static func bits(forMaximum maxval: Int) -> Int {
+        var bits = 1
+        while bits < 32 && (1 << bits) - 1 < maxval { bits += 1 }
+        return bits
+    }
+}
+
+extension Netpbm {
+    static let readers = [PropertyReader([.pbm, .pgm, .ppm, .pam, .pfm, .phm, .xvThumbnail], read: properties)]
+
+    /// The header's numbers (comments skipped): width, height, and maxval or scale; PAM's
+    /// keyword lines.
+    static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        if type == .pam {
+            guard let end = v.find("ENDHDR", in: 0..<min(v.count, 4096)) else { return .need(4096, partial: .unknown) }
+            let range = 0..<end
+            var p = ImageProperties(width: v.number(after: "WIDTH", in: range), height: v.number(after: "HEIGHT", in: range), frameCount: 1)
+            let depth = v.number(after: "DEPTH", in: range) ?? 1
+            if let maxval = v.number(after: "MAXVAL", in: range) { p.bitDepth = Netpbm.bits(forMaximum: maxval) }
+            p.colorModel = depth >= 3 ? .rgb : .gray
+            p.hasAlpha = depth == 2 || depth == 4
+            return .done(p)
+        }
+        var o = type == .xvThumbnail ? 7 : 2
+        var numbers: [Int] = []
+        let wanted = type == .pbm ? 2 : 3
+        while numbers.count < wanted {
+            // White space and comments, then a number (PFM's scale is a decimal: only its sign counts).
+            while let b = v.u8(o) {
+                if ByteView.isSpace(b) { o += 1; continue }
+                if b == UInt8(ascii: "#") { while let c = v.u8(o), c != 0x0A && c != 0x0D { o += 1 }; continue }
+                break
+            }
+            if (type == .pfm || type == .phm) && numbers.count == 2 { break }
+            guard let n = v.decimal(at: &o) else { return v.u8(o) == nil ? .need(o + 64, partial: .unknown) : .done(.unknown) }
+            numbers.append(n)
+        }
+        guard numbers.count >= 2 else { return .done(.unknown) }
+        var p = ImageProperties(width: numbers[0], height: numbers[1], hasAlpha: false, frameCount: 1)
+        let kind = v.u8(1) ?? 0
+        switch type {
+        case .pbm: p.bitDepth = 1; p.colorModel = .gray
+        case .pgm: p.colorModel = .gray
+        case .ppm: p.colorModel = .rgb
+        case .pfm: p.bitDepth = 32; p.colorModel = kind == UInt8(ascii: "F") ? .rgb : .gray
+        case .phm: p.bitDepth = 16; p.colorModel = kind == UInt8(ascii: "H") ? .rgb : .gray
+        case .xvThumbnail: p.bitDepth = 8; p.colorModel = .rgb
+        default: break
+        }
+        if (type == .pgm || type == .ppm), numbers.count == 3 { p.bitDepth = Netpbm.bits(forMaximum: numbers[2]) }
+        return .done(p)
     }
 }

@@ -1,7 +1,7 @@
 // PNG (APNG when `acTL` comes before the first `IDAT`), and MNG and JNG, which share PNG's chunk
 // layout with their own signatures.
 
-enum PNG {
+enum PNG: FormatFamily {
     static let rules = [
         Rule("PNG, MNG, JNG", .firstByte([0x89, 0x8A, 0x8B]), produces: [.png, .mng, .jng], check: detect),
     ]
@@ -64,5 +64,73 @@ extension PNG {
             offset += 12 + Int(length)
         }
         return .hit(Hit(.mng))
+    }
+}
+
+// MARK: - Properties
+
+extension PNG {
+    static let readers = [
+        PropertyReader([.png, .mng, .jng], read: properties),
+    ]
+
+    static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        var offset = 8
+        if type == .png, v.u32be(12) == fourCC("CgBI") { offset = 8 + 12 + 4 }
+        var p = ImageProperties()
+        guard v.has(offset, 8 + 13) else { return .need(offset + 8 + 13, partial: p) }
+        let header = offset + 8
+        p.width = v.u32be(header).map(Int.init)
+        p.height = v.u32be(header + 4).map(Int.init)
+        switch type {
+        case .mng:
+            // MHDR: frame width and height, ticks, layers, then the nominal frame count.
+            if let frames = v.u32be(header + 16), frames > 0 { p.frameCount = Int(frames) }
+            return .done(p)
+        case .jng:
+            // JHDR: width, height, colour type (8 gray, 10 colour, 12 gray-alpha, 14 colour-alpha),
+            // image sample depth.
+            let colour = v.base[header + 8]
+            p.colorModel = colour == 8 || colour == 12 ? .gray : .rgb
+            p.hasAlpha = colour == 12 || colour == 14
+            p.bitDepth = Int(v.base[header + 9])
+            p.frameCount = 1
+            return .done(p)
+        default:
+            break
+        }
+        // IHDR: bit depth, colour type (0 gray, 2 RGB, 3 palette, 4 gray-alpha, 6 RGBA).
+        let depth = v.base[header + 8], colour = v.base[header + 9]
+        p.bitDepth = Int(depth)
+        switch colour {
+        case 0, 4: p.colorModel = .gray
+        case 2, 6: p.colorModel = .rgb
+        case 3: p.colorModel = .indexed
+        default: break
+        }
+        p.hasAlpha = colour == 4 || colour == 6
+        p.frameCount = 1
+        p.hasICCProfile = false
+        // The chunks before the image data.
+        offset = header + 13 + 4
+        for _ in 0..<Limits.maxWalkSteps {
+            guard let length = v.u32be(offset), let name = v.u32be(offset + 4) else { return .need(offset + 8, partial: p) }
+            if name == fourCC("IDAT") || name == fourCC("IEND") || length > 0x7FFF_FFFF { break }
+            let data = offset + 8, end = data + Int(length)
+            switch name {
+            case fourCC("tRNS"): p.hasAlpha = true
+            case fourCC("iCCP"): p.hasICCProfile = true
+            case fourCC("acTL"):
+                guard let frames = v.u32be(data) else { return .need(data + 4, partial: p) }
+                p.frameCount = Int(frames)
+            case fourCC("eXIf"):
+                guard end <= v.count else { return .need(end, partial: p) }
+                p.orientation = Exif.orientation(v, tiff: data, end: end)
+            default: break
+            }
+            offset = end + 4
+        }
+        return .done(p)
     }
 }

@@ -1,7 +1,7 @@
 // RIFF: WebP (lossy, lossless, extended; animated by the VP8X flag), Windows animated cursors
 // (ACON), and WAVE and AVI as neighbours.
 
-enum RIFF {
+enum RIFF: FormatFamily {
     static let rules = [
         Rule("RIFF (WebP, ANI, WAVE, AVI)", .firstByte([0x52]), produces: [.webP, .ani, .wave, .avi], check: detect),
     ]
@@ -49,5 +49,88 @@ enum RIFF {
         }
         // An animated cursor cycles through its frames: animated unless its header says one.
         return .hit(Hit(.ani, animated: true))
+    }
+}
+
+// MARK: - Properties
+
+extension RIFF {
+    static let readers = [
+        PropertyReader([.webP], read: webP),
+        PropertyReader([.ani], read: animatedCursor),
+    ]
+
+    static func webP(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        var p = ImageProperties(bitDepth: 8, colorModel: .rgb, frameCount: 1, hasICCProfile: false)
+        guard v.count >= 30 else { return .need(30, partial: p) }
+        switch v.u32be(12) {
+        case fourCC("VP8 "):
+            // Frame tag (3 bytes), start code 9D 01 2A, then 14-bit width and height.
+            guard v.equals(0x9D01_2A, length: 3, at: 23), let w = v.u16le(26), let h = v.u16le(28) else { return .done(p) }
+            p.width = Int(w & 0x3FFF)
+            p.height = Int(h & 0x3FFF)
+            p.hasAlpha = false
+            return .done(p)
+        case fourCC("VP8L"):
+            // Signature 2F, then 14 bits width - 1, 14 bits height - 1, 1 bit alpha, 3 bits version.
+            guard v.u8(20) == 0x2F, let bits = v.u32le(21) else { return .done(p) }
+            p.width = Int(bits & 0x3FFF) + 1
+            p.height = Int((bits >> 14) & 0x3FFF) + 1
+            p.hasAlpha = (bits >> 28) & 1 != 0
+            return .done(p)
+        case fourCC("VP8X"):
+            // Flags (ICC 0x20, alpha 0x10, EXIF 0x08, animation 0x02), then 24-bit canvas
+            // width - 1 and height - 1.
+            let flags = v.base[20]
+            guard let w = v.u32le(24), let h = v.u32le(26) else { return .done(p) }
+            p.width = Int(w & 0xFF_FFFF) + 1
+            p.height = Int(h >> 8 & 0xFF_FFFF) + 1
+            p.hasICCProfile = flags & 0x20 != 0
+            p.hasAlpha = flags & 0x10 != 0
+            let animated = flags & 0x02 != 0
+            let exif = flags & 0x08 != 0
+            guard animated || exif else { return .done(p) }
+            // Count the frames and find the EXIF chunk: a walk over the chunks.
+            var frames = 0
+            var offset = 30
+            for _ in 0..<(1 << 20) {
+                guard let id = v.u32be(offset), let size = v.u32le(offset + 4) else {
+                    if offset + 8 > input.totalLength { break }  // the end of the data
+                    if animated { p.frameCount = nil }
+                    return .need(offset + 8, partial: p)
+                }
+                if id == fourCC("ANMF") { frames += 1 }
+                if id == fourCC("EXIF") {
+                    let end = offset + 8 + Int(size)
+                    guard end <= v.count else { return .need(end, partial: p) }
+                    p.orientation = Exif.orientation(v, tiff: offset + 8, end: end)
+                }
+                offset += 8 + Int(size) + Int(size & 1)
+            }
+            if animated { p.frameCount = frames }
+            return .done(p)
+        default:
+            return .done(.unknown)
+        }
+    }
+
+    /// The `anih` header: frame count, and the size when stated (0 means: each frame's own).
+    static func animatedCursor(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        var o = 12
+        for _ in 0..<16 {
+            guard let id = v.u32be(o), let size = v.u32le(o + 4) else { return .need(o + 8, partial: .unknown) }
+            if id == fourCC("anih") {
+                guard let frames = v.u32le(o + 12), let width = v.u32le(o + 20), let height = v.u32le(o + 24) else {
+                    return .need(o + 44, partial: .unknown)
+                }
+                var p = ImageProperties(frameCount: Int(frames))
+                if width > 0 && height > 0 { p.width = Int(width); p.height = Int(height) }
+                return .done(p)
+            }
+            o += 8 + Int(size) + Int(size & 1)
+        }
+        return .done(.unknown)
     }
 }

@@ -1,7 +1,7 @@
 // Resources that sit beside images and are not images: ICC colour profiles and fonts (TrueType,
 // OpenType, WOFF, WOFF2), recognised so that they are never called images.
 
-enum Resources {
+enum Resources: FormatFamily {
     static let rules = [
         Rule("TrueType font", .firstByte([0x00, 0x74]), produces: [.trueTypeFont], check: trueType),
         Rule("TrueType collection", .firstByte([0x74]), produces: [.trueTypeCollection], check: trueTypeCollection),

@@ -3,7 +3,7 @@
 // Atari DEGAS, GEM IMG, Microsoft Paint, MGR, the CMU window manager's raster, MicroDesign pages
 // and Solitaire image recorder files.
 
-enum Retro {
+enum Retro: FormatFamily {
     static let rules = [
         Rule("IFF (ILBM, PBM, ANIM; AIFF)", .firstByte([0x46]), produces: [.ilbm, .iffPBM, .iffANIM, .aiff], check: iff),
         Rule("Microsoft Paint", .firstByte([0x44, 0x4C]), produces: [.msp], check: msp),
@@ -195,4 +195,42 @@ enum Retro {
         }
         return o <= input.totalLength ? .hit(Hit(.psxTIM, .likely)) : .no
     }
+}
+
+// MARK: - Properties
+
+extension Retro {
+    static let readers = [
+        PropertyReader([.ilbm, .iffPBM, .iffANIM], read: { input, type in
+            // The bitmap header: width, height, x, y, planes, masking.
+            let v = input.view
+            let start = type == .iffANIM ? 12 + 12 : 12  // ANIM: the first frame's FORM ILBM
+            guard v.matches("BMHD", at: start) else { return v.count < start + 8 ? .need(start + 28, partial: .unknown) : .done(.unknown) }
+            guard let w = v.u16be(start + 8), let h = v.u16be(start + 10), let planes = v.u8(start + 16), let masking = v.u8(start + 17) else {
+                return .need(start + 28, partial: .unknown)
+            }
+            return .done(ImageProperties(width: Int(w), height: Int(h), colorModel: planes == 24 || planes == 32 ? .rgb : .indexed,
+                                         hasAlpha: masking == 1 || planes == 32, frameCount: type == .iffANIM ? nil : 1))
+        }),
+        PropertyReader([.psxTIM], read: { input, _ in
+            // The pixel block (after the colour table's block when flag bit 3 is set): its width
+            // counts 16-bit units, which hold 4, 2, 1 or 2/3 pixels by the pixel mode.
+            let v = input.view
+            guard let flags = v.u32le(4) else { return .need(8, partial: .unknown) }
+            var o = 8
+            if flags & 8 != 0 {
+                guard let length = v.u32le(8) else { return .need(12, partial: .unknown) }
+                o += Int(length)
+            }
+            guard let units = v.u16le(o + 8), let h = v.u16le(o + 10) else { return .need(o + 12, partial: .unknown) }
+            let w = Int(units)
+            switch flags & 7 {
+            case 0: return .done(ImageProperties(width: w * 4, height: Int(h), bitDepth: 4, colorModel: .indexed, frameCount: 1))
+            case 1: return .done(ImageProperties(width: w * 2, height: Int(h), bitDepth: 8, colorModel: .indexed, frameCount: 1))
+            case 2: return .done(ImageProperties(width: w, height: Int(h), bitDepth: 5, colorModel: .rgb, frameCount: 1))
+            case 3: return .done(ImageProperties(width: w * 2 / 3, height: Int(h), bitDepth: 8, colorModel: .rgb, hasAlpha: false, frameCount: 1))
+            default: return .done(ImageProperties(height: Int(h), frameCount: 1))  // mixed modes: no one width
+            }
+        }),
+    ]
 }

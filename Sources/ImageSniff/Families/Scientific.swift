@@ -1,7 +1,7 @@
 // Scientific and medical images: FITS, DICOM (whose marker sits after a 128-byte preamble), NASA's
 // VICAR, the McIDAS AREA files of weather satellites, and SPIDER's electron-microscopy images.
 
-enum Scientific {
+enum Scientific: FormatFamily {
     static let rules = [
         Rule("FITS", .firstByte([0x53]), produces: [.fits], check: fits),
         Rule("VICAR", .firstByte([0x4C]), produces: [.vicar], check: vicar),
@@ -102,5 +102,135 @@ enum Scientific {
             return .hit(Hit(.spider, .likely))
         }
         return .no
+    }
+}
+
+// MARK: - Properties
+
+extension Scientific {
+    static let readers = [
+        PropertyReader([.fits], read: fitsProperties),
+        PropertyReader([.dicom], read: dicomProperties),
+        PropertyReader([.vicar], read: vicarProperties),
+        PropertyReader([.nifti], read: { input, _ in
+            let v = input.view
+            guard let size = v.u32le(0) else { return .need(4, partial: .unknown) }
+            let big = size != 348 && size != 540
+            if (big ? v.u32be(0) : size) == 540 {
+                guard let w = v.u64(24, bigEndian: big), let h = v.u64(32, bigEndian: big), let bitpix = v.u16(14, bigEndian: big) else {
+                    return .need(40, partial: .unknown)
+                }
+                return .done(ImageProperties(width: Int(min(w, 1 << 31)), height: Int(min(h, 1 << 31)), bitDepth: Int(bitpix)))
+            }
+            guard let w = v.u16(42, bigEndian: big), let h = v.u16(44, bigEndian: big), let bitpix = v.u16(72, bigEndian: big) else {
+                return .need(74, partial: .unknown)
+            }
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: Int(bitpix)))
+        }),
+    ]
+
+    /// FITS: NAXIS1 (width), NAXIS2 (height) and BITPIX from the 80-character cards of the first
+    /// header (up to END).
+    static func fitsProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        var p = ImageProperties(colorModel: .gray, frameCount: 1)
+        var card = 0
+        while card < 36 * 8 {
+            let o = card * 80
+            guard v.has(o, 80) else { return .need(o + 80, partial: p) }
+            if v.matches("END     ", at: o) || v.matches("END\u{20}", at: o) && v.all((o + 3)..<(o + 8), equal: 0x20) { break }
+            var value = o + 10
+            func integer() -> Int? {
+                while let b = v.u8(value), b == 0x20 { value += 1 }
+                let negative = v.u8(value) == UInt8(ascii: "-")
+                if negative { value += 1 }
+                return v.decimal(at: &value).map { negative ? -$0 : $0 }
+            }
+            if v.matches("BITPIX  =", at: o), let b = integer() { p.bitDepth = abs(b) }
+            if v.matches("NAXIS1  =", at: o), let w = integer() { p.width = w }
+            if v.matches("NAXIS2  =", at: o), let h = integer() { p.height = h }
+            if v.matches("NAXIS3  =", at: o), let c = integer(), c == 3 { p.colorModel = .rgb }
+            card += 1
+        }
+        return .done(p)
+    }
+
+    /// DICOM: the data elements after the meta group, explicit or implicit VR little-endian, up to
+    /// the image pixel module's Rows (0028,0010), Columns (0028,0011), Bits Allocated
+    /// (0028,0100), Photometric Interpretation (0028,0004) and Number of Frames (0028,0008).
+    static func dicomProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        var p = ImageProperties(frameCount: 1)
+        var o = 132
+        var explicit = true
+        var bigEndian = false
+        for _ in 0..<4096 {
+            guard let group = v.u16(o, bigEndian: bigEndian && o >= 132), let element = v.u16(o + 2, bigEndian: bigEndian) else {
+                return .need(o + 8, partial: p)
+            }
+            if group > 0x0028 { break }
+            let isMeta = group == 0x0002
+            let useExplicit = isMeta || explicit
+            var length: Int
+            var value: Int
+            if useExplicit {
+                guard v.has(o + 4, 2) else { return .need(o + 8, partial: p) }
+                // The value representations with a 4-byte length (after 2 reserved bytes).
+                let longVRs: [StaticString] = ["OB", "OW", "OF", "SQ", "UT", "UN", "OD", "OL", "OV", "UC", "UR"]
+                let long = longVRs.contains { v.matches($0, at: o + 4) }
+                if long {
+                    guard let l = v.u32(o + 8, bigEndian: bigEndian && !isMeta) else { return .need(o + 12, partial: p) }
+                    length = l == 0xFFFF_FFFF ? -1 : Int(l); value = o + 12
+                } else {
+                    guard let l = v.u16(o + 6, bigEndian: bigEndian && !isMeta) else { return .need(o + 8, partial: p) }
+                    length = Int(l); value = o + 8
+                }
+            } else {
+                guard let l = v.u32le(o + 4) else { return .need(o + 8, partial: p) }
+                length = l == 0xFFFF_FFFF ? -1 : Int(l); value = o + 8
+            }
+            guard length >= 0 else { break }  // an undefined length (a sequence) before the pixel module: stop
+            let end = value + length
+            guard end <= v.count || group != 0x0028 && !isMeta else { return .need(end, partial: p) }
+            if isMeta && element == 0x0010, end <= v.count {
+                // Transfer Syntax UID: implicit VR little-endian is 1.2.840.10008.1.2 exactly;
+                // big-endian explicit is 1.2.840.10008.1.2.2.
+                let implicitLE = length >= 17 && v.matches("1.2.840.10008.1.2", at: value) && (length == 17 || v.u8(value + 17) == 0)
+                explicit = !implicitLE
+                bigEndian = length >= 19 && v.matches("1.2.840.10008.1.2.2", at: value)
+            }
+            if group == 0x0028 {
+                let short = v.u16(value, bigEndian: bigEndian).map(Int.init)
+                switch element {
+                case 0x0010: p.height = short
+                case 0x0011: p.width = short
+                case 0x0100: p.bitDepth = short
+                case 0x0004:
+                    if v.matches("MONOCHROME", at: value) { p.colorModel = .gray }
+                    else if v.matches("PALETTE", at: value) { p.colorModel = .indexed }
+                    else if v.matches("RGB", at: value) || v.matches("YBR", at: value) { p.colorModel = .rgb }
+                    if v.matches("ARGB", at: value) { p.hasAlpha = true }
+                case 0x0008:
+                    var n = value
+                    if let frames = v.decimal(at: &n) { p.frameCount = frames }
+                default: break
+                }
+            }
+            o = end
+        }
+        return .done(p)
+    }
+}
+
+extension Scientific {
+    /// VICAR: the label's `NS=` (samples: width) and `NL=` (lines: height).
+    static func vicarProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        let range = 0..<min(v.count, 2048)
+        guard var ns = v.find(" NS=", in: range), var nl = v.find(" NL=", in: range) else {
+            return v.count < 2048 && input.hasMore ? .need(2048, partial: .unknown) : .done(.unknown)
+        }
+        ns += 4; nl += 4
+        return .done(ImageProperties(width: v.decimal(at: &ns, lead: .spacesAndZeros), height: v.decimal(at: &nl, lead: .spacesAndZeros), frameCount: 1))
     }
 }

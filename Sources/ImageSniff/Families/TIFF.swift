@@ -1,7 +1,7 @@
 // TIFF and BigTIFF, and the bounded IFD walk whose findings tell TIFF-based camera RAW apart
 // (the vendor rules themselves are in CameraRaw.swift).
 
-enum TIFF {
+enum TIFF: FormatFamily {
     static let rules = [
         Rule("TIFF", .firstByte([0x49, 0x4D]), produces: [.tiff] + CameraRaw.tiffBased, check: detect),
     ]

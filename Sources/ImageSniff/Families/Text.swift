@@ -2,7 +2,7 @@
 // that appears in prose ("/* XPM */ is a comment") must survive a check of what follows before
 // it names a format. (PostScript and PDF, which start with text too, are in Documents.swift.)
 
-enum Text {
+enum Text: FormatFamily {
     static let rules = [
         Rule("XPM", .firstByte([0x2F, 0x21]), oneByteDecides: true, produces: [.xpm], check: xpm),
         Rule("XBM", .firstByte([0x23]), oneByteDecides: true, produces: [.xbm], check: xbm),

@@ -1,7 +1,7 @@
 // Textures: DDS, KTX and KTX2, ASTC, PowerVR (version 3, and the legacy version 2 whose tag sits at
 // offset 44), Apple's ATX container, and game textures (Blizzard BLP, Quake II WAL).
 
-enum Textures {
+enum Textures: FormatFamily {
     static let rules = [
         Rule("DDS", .firstByte([0x44]), produces: [.dds], check: dds),
         Rule("KTX, KTX2", .firstByte([0xAB]), produces: [.ktx, .ktx2], check: ktx),
@@ -102,4 +102,54 @@ enum Textures {
         guard v.count >= 100, walMipOffsetsAreExact(v) else { return .no }
         return .hit(Hit(.wal, .likely))
     }
+}
+
+// MARK: - Properties
+
+extension Textures {
+    static let readers = [
+        PropertyReader([.dds], read: { input, _ in
+            let v = input.view
+            guard let h = v.u32le(12), let w = v.u32le(16), let flags = v.u32le(80) else { return .need(84, partial: .unknown) }
+            // DDPF_ALPHAPIXELS says alpha; its absence says nothing (DXT3 and DXT5 carry alpha too).
+            return .done(ImageProperties(width: Int(w), height: Int(h), hasAlpha: flags & 0x1 != 0 ? true : nil, frameCount: 1))
+        }),
+        PropertyReader([.ktx, .ktx2], read: { input, type in
+            let v = input.view
+            if type == .ktx2 {
+                guard let w = v.u32le(20), let h = v.u32le(24) else { return .need(28, partial: .unknown) }
+                return .done(ImageProperties(width: Int(w), height: max(Int(h), 1), frameCount: 1))
+            }
+            guard let endian = v.u32le(12), let w = v.u32(36, bigEndian: endian != 0x0403_0201), let h = v.u32(40, bigEndian: endian != 0x0403_0201) else {
+                return .need(44, partial: .unknown)
+            }
+            return .done(ImageProperties(width: Int(w), height: max(Int(h), 1), frameCount: 1))
+        }),
+        PropertyReader([.astc], read: { input, _ in
+            let v = input.view
+            guard v.count >= 16 else { return .need(16, partial: .unknown) }
+            let w = Int(v.base[7]) | Int(v.base[8]) << 8 | Int(v.base[9]) << 16
+            let h = Int(v.base[10]) | Int(v.base[11]) << 8 | Int(v.base[12]) << 16
+            return .done(ImageProperties(width: w, height: h, frameCount: 1))
+        }),
+        PropertyReader([.pvr], read: { input, _ in
+            let v = input.view
+            if v.matches("PVR\u{03}") || v.equals(0x0352_5650, length: 4) {
+                guard let h = v.u32le(24), let w = v.u32le(28) else { return .need(32, partial: .unknown) }
+                return .done(ImageProperties(width: Int(w), height: Int(h), frameCount: 1))
+            }
+            guard let h = v.u32le(4), let w = v.u32le(8) else { return .need(12, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), frameCount: 1))
+        }),
+        PropertyReader([.blp], read: { input, _ in
+            let v = input.view
+            guard let w = v.u32le(12), let h = v.u32le(16) else { return .need(20, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), frameCount: 1))
+        }),
+        PropertyReader([.wal], read: { input, _ in
+            let v = input.view
+            guard let w = v.u32le(32), let h = v.u32le(36) else { return .need(40, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: 8, colorModel: .indexed, frameCount: 1))
+        }),
+    ]
 }

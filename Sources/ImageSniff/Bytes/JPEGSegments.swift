@@ -1,0 +1,66 @@
+// JPEG's marker segments, from after SOI up to the start of scan: one walker for detection (MPF,
+// JPEG-LS), properties (the frame header, EXIF, ICC, XMP) and the MPF secondary images.
+
+/// One step of the walk.
+enum JPEGSegment: Equatable {
+    /// A marker segment: its marker and the range of its payload (after the length field).
+    case segment(marker: UInt8, payload: Range<Int>)
+    /// Start of scan (`DA`) or end of image (`D9`): every header segment has been seen.
+    case scan(marker: UInt8, at: Int)
+    /// Not a marker where one must be: a damaged stream.
+    case damaged(at: Int)
+}
+
+/// The marker segments from `start` (after SOI), at most `Budget.jpegSegments` of them. Fill
+/// bytes and standalone markers (RSTn, TEM, a repeated SOI) are passed over. When a marker or a
+/// length lies past the view, the walk stops with `needs` set.
+struct JPEGSegments: Sequence, IteratorProtocol {
+    let view: ByteView
+    private(set) var offset: Int
+    private var steps = 0
+    private var done = false
+    /// The bytes the walk wanted and did not have.
+    private(set) var needs: Range<Int>?
+
+    init(_ v: ByteView, from start: Int = 2) {
+        view = v
+        offset = start
+    }
+
+    mutating func next() -> JPEGSegment? {
+        while !done, needs == nil, steps < Budget.jpegSegments {
+            steps += 1
+            guard view.u8(offset) != nil, let marker = view.u8(offset + 1) else {
+                needs = offset..<(offset + 4)
+                return nil
+            }
+            guard view.u8(offset) == 0xFF else {
+                done = true
+                return .damaged(at: offset)
+            }
+            if marker == 0xFF { offset += 1; continue }  // fill byte
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }
+            if marker == 0xDA || marker == 0xD9 {
+                done = true
+                return .scan(marker: marker, at: offset)
+            }
+            guard let length = view.u16be(offset + 2) else {
+                needs = offset..<(offset + 4)
+                return nil
+            }
+            guard length >= 2 else {
+                done = true
+                return .damaged(at: offset)
+            }
+            let payload = (offset + 4)..<(offset + 2 + Int(length))
+            offset = payload.upperBound
+            return .segment(marker: marker, payload: payload)
+        }
+        return nil
+    }
+
+    /// SOF0-SOF15 but DHT (C4), JPG (C8) and DAC (CC); SOF55 (F7) of JPEG-LS.
+    static func isFrameHeader(_ marker: UInt8) -> Bool {
+        ((0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) || marker == 0xF7
+    }
+}

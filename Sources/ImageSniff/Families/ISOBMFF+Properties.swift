@@ -1,0 +1,164 @@
+// The properties of the ISOBMFF family's formats (the rules are in ISOBMFF.swift).
+
+extension ISOBMFF {
+    static let readers = [
+        PropertyReader([.heic, .heics, .heif, .heifs, .avif, .avis, .avci, .avcs], read: properties),
+    ]
+
+    /// The children of a box's payload from `start` to `end`, by type: `(type, start, end)`.
+    static func children(_ v: ByteView, from start: Int, to end: Int) -> [(type: UInt32, start: Int, end: Int)] {
+        var result: [(UInt32, Int, Int)] = []
+        var o = start
+        for _ in 0..<Limits.maxWalkSteps {
+            guard o + 8 <= end, let size32 = v.u32be(o), let type = v.u32be(o + 4) else { break }
+            var size = Int(size32)
+            if size32 == 1 { size = v.u64(o + 8, bigEndian: true).map(clampOffset) ?? 0 } else if size32 == 0 { size = end - o }
+            guard size >= 8 else { break }
+            result.append((type, o, min(o + size, end)))
+            o += size
+        }
+        return result
+    }
+
+    static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        var p = ImageProperties(hasGainMap: false, hasICCProfile: false)
+        guard let ftypSize = v.u32be(0) else { return .need(8, partial: p) }
+        let start = Int(ftypSize)
+        // A sequence: the sample count of its first track.
+        if [.heics, .heifs, .avis, .avcs].contains(type) {
+            switch findBox(v, fourCC("moov"), in: start, end: Int.max) {
+            case .found(let moov, let end): p.frameCount = sampleCount(v, moov: moov, end: end)
+            case .needs(let n): if n <= input.limit { return .need(n, partial: p) }
+            case .absent: break
+            }
+        } else {
+            p.frameCount = 1
+        }
+        let meta: (Int, Int)
+        switch findBox(v, fourCC("meta"), in: start, end: Int.max) {
+        case .found(let s, let e): meta = (s, e)
+        case .needs(let n): return .need(n, partial: p)
+        case .absent: return .done(p)
+        }
+        let boxes = children(v, from: meta.0 + 12, to: meta.1)
+        var primary: UInt32?
+        var itemTypes: [UInt32: UInt32] = [:]
+        var properties: [(type: UInt32, start: Int, end: Int)] = []
+        var associations: [UInt32: [Int]] = [:]
+        for box in boxes {
+            switch box.type {
+            case fourCC("pitm"):
+                primary = v.u8(box.start + 8) == 0 ? v.u16be(box.start + 12).map(UInt32.init) : v.u32be(box.start + 12)
+            case fourCC("iinf"):
+                let version = v.u8(box.start + 8) ?? 0
+                for infe in children(v, from: box.start + 12 + (version == 0 ? 2 : 4), to: box.end) where infe.type == fourCC("infe") {
+                    guard let infeVersion = v.u8(infe.start + 8), infeVersion >= 2 else { continue }
+                    let idSize = infeVersion == 2 ? 2 : 4
+                    if let id = idSize == 2 ? v.u16be(infe.start + 12).map(UInt32.init) : v.u32be(infe.start + 12),
+                       let itemType = v.u32be(infe.start + 12 + idSize + 2) {
+                        itemTypes[id] = itemType
+                    }
+                }
+            case fourCC("iprp"):
+                for child in children(v, from: box.start + 8, to: box.end) {
+                    if child.type == fourCC("ipco") { properties = children(v, from: child.start + 8, to: child.end) }
+                    // Several ipma boxes may share the items out (one per version and flags:
+                    // libavif writes the image's and its alpha plane's apart).
+                    if child.type == fourCC("ipma") {
+                        associations.merge(itemAssociations(v, child.start, child.end)) { $0 + $1 }
+                    }
+                }
+            default: break
+            }
+        }
+        if itemTypes.values.contains(fourCC("tmap")) { p.hasGainMap = true }
+        // Auxiliary images anywhere in the file: alpha planes and gain maps.
+        for (item, indices) in associations {
+            for index in indices where index >= 1 && index <= properties.count {
+                let property = properties[index - 1]
+                guard property.type == fourCC("auxC"), item != primary else { continue }
+                let urn = property.start + 12
+                if v.matches("urn:mpeg:hevc:2015:auxid:1", at: urn) || v.matches("urn:mpeg:mpegB:cicp:systems:auxiliary:alpha", at: urn) {
+                    p.hasAlpha = true
+                }
+                if v.matches("urn:com:apple:photo:2020:aux:hdrgainmap", at: urn) { p.hasGainMap = true }
+            }
+        }
+        if p.hasAlpha == nil && !associations.isEmpty { p.hasAlpha = false }
+        guard let primary, let indices = associations[primary] else { return .done(p) }
+        var cleanAperture: (Int, Int)?
+        for index in indices where index >= 1 && index <= properties.count {
+            let property = properties[index - 1]
+            let body = property.start + 8
+            switch property.type {
+            case fourCC("ispe"):
+                if let w = v.u32be(body + 4), let h = v.u32be(body + 8) { p.width = Int(w); p.height = Int(h) }
+            case fourCC("pixi"):
+                if let channels = v.u8(body + 4), channels >= 1, let bits = v.u8(body + 5) {
+                    p.bitDepth = Int(bits)
+                    p.colorModel = channels >= 3 ? .rgb : .gray
+                }
+            case fourCC("clap"):
+                // The clean aperture: what a decoder crops to (and ImageIO reports).
+                if let wn = v.u32be(body), let wd = v.u32be(body + 4), let hn = v.u32be(body + 8), let hd = v.u32be(body + 12),
+                   wd > 0, hd > 0, wn / wd > 0, hn / hd > 0 {
+                    cleanAperture = (Int(wn / wd), Int(hn / hd))
+                }
+            case fourCC("colr"):
+                if v.matches("prof", at: body) || v.matches("rICC", at: body) { p.hasICCProfile = true }
+            case fourCC("irot"):
+                // Anticlockwise quarter turns, as EXIF orientations.
+                if let turns = v.u8(body) { p.orientation = [1, 8, 3, 6][Int(turns & 3)] }
+            case fourCC("av1C"), fourCC("hvcC"):
+                if p.bitDepth == nil, property.type == fourCC("av1C"), let b = v.u8(body + 2) {
+                    // high_bitdepth and twelve_bit flags.
+                    p.bitDepth = b & 0x40 == 0 ? 8 : (b & 0x20 != 0 ? 12 : 10)
+                    p.colorModel = b & 0x10 != 0 ? .gray : .rgb  // mono_chrome
+                }
+            default: break
+            }
+        }
+        if let (w, h) = cleanAperture { p.width = w; p.height = h }
+        if p.colorModel == nil && p.width != nil { p.colorModel = .rgb }
+        return .done(p)
+    }
+
+    /// `ipma`: for each item, the 1-based indices of its properties in `ipco`.
+    private static func itemAssociations(_ v: ByteView, _ start: Int, _ end: Int) -> [UInt32: [Int]] {
+        guard let version = v.u8(start + 8), let flags = v.u8(start + 11), let count = v.u32be(start + 12) else { return [:] }
+        var result: [UInt32: [Int]] = [:]
+        var o = start + 16
+        for _ in 0..<min(Int(count), Limits.maxWalkSteps) {
+            let id: UInt32?
+            if version < 1 { id = v.u16be(o).map(UInt32.init); o += 2 } else { id = v.u32be(o); o += 4 }
+            guard let id, let n = v.u8(o), o < end else { break }
+            o += 1
+            var indices: [Int] = []
+            for _ in 0..<Int(n) {
+                if flags & 1 != 0 {
+                    guard let a = v.u16be(o) else { break }
+                    indices.append(Int(a & 0x7FFF)); o += 2
+                } else {
+                    guard let a = v.u8(o) else { break }
+                    indices.append(Int(a & 0x7F)); o += 1
+                }
+            }
+            result[id] = indices
+        }
+        return result
+    }
+
+    /// The sample count of the first track's `stsz` (or `stz2`): moov → trak → mdia → minf → stbl.
+    private static func sampleCount(_ v: ByteView, moov: Int, end: Int) -> Int? {
+        var range = (moov + 8, end)
+        for container in ["trak", "mdia", "minf", "stbl"] as [StaticString] {
+            guard let box = children(v, from: range.0, to: range.1).first(where: { $0.type == fourCC(container) }) else { return nil }
+            range = (box.start + 8, box.end)
+        }
+        for box in children(v, from: range.0, to: range.1) where box.type == fourCC("stsz") || box.type == fourCC("stz2") {
+            return v.u32be(box.start + 16).map(Int.init)
+        }
+        return nil
+    }
+}
