@@ -40,6 +40,8 @@ struct TIFFLayout: Equatable {
 /// One directory entry: its tag, field type, value count and where its value lies (inline in the
 /// entry when it fits, else at the offset the entry gives).
 struct IFDEntry {
+    /// Where the entry's value field is (its inline value, or its offset).
+    let field: Int
     let tag: UInt16
     let type: UInt16
     /// The number of values (clamped to 2^20).
@@ -65,6 +67,13 @@ struct IFDEntry {
 
     /// The value's range (to read it when it is not in view).
     var valueRange: Range<Int> { valueAt..<(valueAt + max(byteCount, 1)) }
+
+    /// The value field of the entry read as one SHORT (type 3) or LONG (any other type), whatever
+    /// the count says: the tags that hold one small number (Compression, Photometric) are read
+    /// there, as readers do when a count is damaged.
+    func inlineScalar(_ v: ByteView, _ layout: TIFFLayout) -> Int? {
+        type == 3 ? v.u16(field, bigEndian: layout.bigEndian).map(Int.init) : v.u32(field, bigEndian: layout.bigEndian).map(Int.init)
+    }
 
     /// Element `i` of a BYTE, SHORT, LONG or LONG8 value (nil when out of view or another type;
     /// a LONG8 that does not fit 2^48 is clamped).
@@ -95,7 +104,8 @@ struct IFD {
         case bad
     }
 
-    /// The directory at `at` (absolute), at most `Budget.ifdEntries` entries.
+    /// The directory at `at` (absolute), at most `Budget.ifdEntries` entries: its count and its
+    /// entries must be in view (the next directory's offset after them is read by `next`).
     static func read(_ v: ByteView, at: Int, _ layout: TIFFLayout) -> Read {
         guard at >= layout.base + 8 else { return .bad }
         let countRaw: Int?
@@ -106,7 +116,7 @@ struct IFD {
         }
         guard let count = countRaw else { return .needs(at..<(at + layout.countSize)) }
         guard count > 0, count <= Budget.ifdEntries else { return .bad }
-        let end = at + layout.countSize + count * layout.entrySize + layout.offsetSize
+        let end = at + layout.countSize + count * layout.entrySize
         guard v.has(at, end - at) else { return .needs(at..<end) }
         return .ok(IFD(layout: layout, start: at, count: count))
     }
@@ -125,9 +135,9 @@ struct IFD {
         }
         let field = e + (layout.bigTIFF ? 12 : 8)
         let bytes = count * IFDEntry.size(ofType: type)
-        if bytes <= layout.offsetSize { return IFDEntry(tag: tag, type: type, count: count, valueAt: field, inline: true) }
+        if bytes <= layout.offsetSize { return IFDEntry(field: field, tag: tag, type: type, count: count, valueAt: field, inline: true) }
         guard let at = layout.offset(v, field) else { return nil }
-        return IFDEntry(tag: tag, type: type, count: count, valueAt: at, inline: false)
+        return IFDEntry(field: field, tag: tag, type: type, count: count, valueAt: at, inline: false)
     }
 
     /// The entries, in order.
@@ -139,7 +149,14 @@ struct IFD {
         return nil
     }
 
-    /// The next directory's offset (absolute), or nil at the end of the chain (an offset of 0).
+    /// Where the next directory's offset is stored.
+    var nextField: Range<Int> {
+        let at = start + layout.countSize + count * layout.entrySize
+        return at..<(at + layout.offsetSize)
+    }
+
+    /// The next directory's offset (absolute), or nil at the end of the chain (an offset of 0) or
+    /// when the field is not in view.
     func next(_ v: ByteView) -> Int? {
         let raw = layout.offset(v, start + layout.countSize + count * layout.entrySize)
         guard let raw, raw != layout.base else { return nil }

@@ -42,7 +42,7 @@ enum CameraRaw: FormatFamily {
         let modern = v.u32be(8) == 0x88E7_74D8
         let (panasonic, leica): (ImageType, ImageType) = modern ? (.rw2, .rwl) : (.panasonicRaw, .leicaRaw)
         guard let ifd0 = v.u32le(4) else { return .hit(Hit(panasonic)) }
-        var walk = IFDWalk(view: v, bigEndian: false)
+        var walk = IFDWalk(view: v, layout: TIFFLayout(bigEndian: false, bigTIFF: false, base: 0))
         switch walk.readIFD(Int(ifd0)) {
         case .needs(let n): return .need(n, fallback: Hit(.rw2, .family))
         case .bad: return .hit(Hit(panasonic))

@@ -35,7 +35,7 @@ enum TIFF: FormatFamily {
         if v.count < 132 && input.hasMore { return .need(132, fallback: Hit(.tiff, .family)) }
         if v.matches("DICM", at: 128) && Int(ifd0) >= input.totalLength { return .no }
         if let marked = CameraRaw.headerMarker(v, bigEndian: big) { return .hit(marked) }
-        var walk = IFDWalk(view: v, bigEndian: big)
+        var walk = IFDWalk(view: v, layout: TIFFLayout(bigEndian: big, bigTIFF: false, base: 0))
         return CameraRaw.classify(&walk, ifd0: Int(ifd0))
     }
 }
@@ -89,46 +89,47 @@ struct TIFFTags {
 /// values are kept as ranges into the bytes.
 struct IFDWalk {
     let view: ByteView
-    let bigEndian: Bool
+    let layout: TIFFLayout
     var tags = TIFFTags()
     var visited = InlineOffsets()
     /// The end of a value the decision reads (Make, Model, Software) that lies past the bytes
     /// in view: no vendor is decided on bytes not yet read.
     var unreadValueEnd: Int?
 
-    init(view: ByteView, bigEndian: Bool) {
+    init(view: ByteView, layout: TIFFLayout) {
         self.view = view
-        self.bigEndian = bigEndian
+        self.layout = layout
     }
 
     enum IFDRead { case ok, bad, needs(Int) }
 
-    /// Reads one IFD's entries into `tags`. Bounded: at most `Limits.maxWalkSteps` entries, at
+    /// Reads one IFD's entries into `tags`. Bounded: at most `Budget.ifdEntries` entries, at
     /// most `Budget.tiffIFDs` IFDs, and an IFD is never read twice.
     mutating func readIFD(_ offset: Int) -> IFDRead {
         guard offset >= 8, !visited.contains(offset), !visited.isFull else { return .bad }
-        guard let count = view.u16(offset, bigEndian: bigEndian) else { return .needs(offset + 2) }
-        guard count > 0, Int(count) <= Limits.maxWalkSteps else { return .bad }
-        let end = offset + 2 + Int(count) * 12
-        guard view.has(offset, end - offset) else { return .needs(end) }
+        let ifd: IFD
+        switch IFD.read(view, at: offset, layout) {
+        case .ok(let read): ifd = read
+        case .needs(let range): return .needs(range.upperBound)
+        case .bad: return .bad
+        }
         visited.append(offset)
-        for i in 0..<Int(count) {
-            let e = offset + 2 + i * 12
-            guard let tag = view.u16(e, bigEndian: bigEndian), let type = view.u16(e + 2, bigEndian: bigEndian),
-                  let n = view.u32(e + 4, bigEndian: bigEndian) else { return .bad }
-            switch tag {
+        let first = visited.count == 1
+        for i in 0..<ifd.count {
+            guard let e = ifd.entry(view, i) else { return .bad }
+            switch e.tag {
             // Make, Model and Software describe the file: IFD0's, not a SubIFD's.
-            case 0x010F where visited.count == 1: tags.make = string(entry: e, type: type, count: n)
-            case 0x0110 where visited.count == 1: tags.model = string(entry: e, type: type, count: n)
-            case 0x0131 where visited.count == 1: tags.software = string(entry: e, type: type, count: n)
+            case 0x010F where first: tags.make = string(e)
+            case 0x0110 where first: tags.model = string(e)
+            case 0x0131 where first: tags.software = string(e)
             case 0x0103:
-                let value = scalar(entry: e, type: type)
-                if visited.count == 1 { tags.ifd0Compression = value }
+                let value = UInt32(truncatingIfNeeded: e.inlineScalar(view, layout) ?? 0)
+                if first { tags.ifd0Compression = value }
                 if let bit = CameraRaw.rawCompressionBit(value) { tags.rawCompressions |= bit }
             case 0x0106:
-                let value = scalar(entry: e, type: type)
+                let value = e.inlineScalar(view, layout) ?? 0
                 if value == 32803 || value == 34892 { tags.hasCFAPhotometric = true }
-            case 0xC612 where visited.count == 1: tags.hasDNGVersion = true  // an IFD0 tag (DNG 1.x, "IFD 0")
+            case 0xC612 where first: tags.hasDNGVersion = true  // an IFD0 tag (DNG 1.x, "IFD 0")
             case 0xC634: tags.hasSonyPrivate = true
             case 0x7000: tags.hasSonyRawFileType = true
             case 0x8606: tags.hasLeafData = true
@@ -136,16 +137,16 @@ struct IFDWalk {
             case 0x828E: tags.hasCFAPattern = true
             case 0x014A:
                 // SubIFDs: one offset inline, or several at an offset.
-                if n == 1 {
-                    tags.subIFDs.append(Int(scalar(entry: e, type: 4)))
-                } else if n > 1, n <= UInt32(Budget.tiffIFDs), let at = view.u32(e + 8, bigEndian: bigEndian) {
+                if e.count == 1 {
+                    tags.subIFDs.append(view.u32(e.field, bigEndian: layout.bigEndian).map { Int($0) + layout.base } ?? 0)
+                } else if e.count > 1, e.count <= Budget.tiffIFDs {
                     // The offsets are read only when all of them are in view: no decision on some.
-                    guard view.has(Int(at), 4 * Int(n)) else {
-                        unreadValueEnd = max(unreadValueEnd ?? 0, Int(at) + 4 * Int(n))
+                    guard view.has(e.valueAt, e.byteCount) else {
+                        unreadValueEnd = max(unreadValueEnd ?? 0, e.valueAt + e.byteCount)
                         break
                     }
-                    for k in 0..<Int(n) {
-                        if let sub = view.u32(Int(at) + 4 * k, bigEndian: bigEndian) { tags.subIFDs.append(Int(sub)) }
+                    for k in 0..<e.count {
+                        if let sub = e.integer(view, layout, at: k) { tags.subIFDs.append(sub + layout.base) }
                     }
                 }
             default: break
@@ -154,33 +155,25 @@ struct IFDWalk {
         return .ok
     }
 
-    /// A SHORT or LONG value stored in the entry.
-    private func scalar(entry e: Int, type: UInt16) -> UInt32 {
-        if type == 3 { return UInt32(view.u16(e + 8, bigEndian: bigEndian) ?? 0) }
-        return view.u32(e + 8, bigEndian: bigEndian) ?? 0
-    }
-
-    /// Where an ASCII value lies (inline when it fits in four bytes), cut at the first NUL, at
-    /// most `Budget.tiffString` bytes; empty when it is not in the bytes.
-    private mutating func string(entry e: Int, type: UInt16, count: UInt32) -> Range<Int> {
-        guard type == 2 || type == 7 || type == 1, count > 0 else { return 0..<0 }
-        let n = min(Int(count), Budget.tiffString)
-        let at: Int
-        if count <= 4 { at = e + 8 } else if let o = view.u32(e + 8, bigEndian: bigEndian) { at = Int(o) } else { return 0..<0 }
-        guard view.has(at, n) else {
-            unreadValueEnd = max(unreadValueEnd ?? 0, at + n)
+    /// Where an ASCII value lies, cut at the first NUL, at most `Budget.tiffString` bytes; empty
+    /// when it is not in the bytes.
+    private mutating func string(_ e: IFDEntry) -> Range<Int> {
+        guard e.type == 2 || e.type == 7 || e.type == 1, e.count > 0 else { return 0..<0 }
+        let n = min(e.count, Budget.tiffString)
+        guard view.has(e.valueAt, n) else {
+            unreadValueEnd = max(unreadValueEnd ?? 0, e.valueAt + n)
             return 0..<0
         }
         var length = 0
-        while length < n && view.base[at + length] != 0 { length += 1 }
-        return at..<(at + length)
+        while length < n && view.u8(e.valueAt + length) != 0 { length += 1 }
+        return e.valueAt..<(e.valueAt + length)
     }
 
     /// Whether a string field starts with `s`, ignoring ASCII case ("FlexColor", "Flexcolor").
     func field(_ range: Range<Int>, startsWith s: StaticString) -> Bool {
         let n = s.utf8CodeUnitCount
         guard range.count >= n else { return false }
-        for i in 0..<n where view.base[range.lowerBound + i] | 0x20 != s.utf8Start[i] | 0x20 { return false }
+        for i in 0..<n where (view.u8(range.lowerBound + i) ?? 0) | 0x20 != s.utf8Start[i] | 0x20 { return false }
         return true
     }
 
