@@ -5,16 +5,13 @@ enum Exif {
     /// The Orientation tag (0x0112) of IFD0 of the TIFF structure at `tiff`, within `end`: 1-8,
     /// or nil when absent, out of range or out of reach.
     static func orientation(_ v: ByteView, tiff: Int, end: Int) -> Int? {
-        let big: Bool
-        if v.matches("MM\0*", at: tiff) { big = true } else if v.matches("II*\0", at: tiff) { big = false } else { return nil }
-        guard let offset = v.u32(tiff + 4, bigEndian: big) else { return nil }
-        let ifd = tiff + Int(offset)
-        guard ifd + 2 <= end, let count = v.u16(ifd, bigEndian: big) else { return nil }
-        for i in 0..<min(Int(count), 256) {
-            let e = ifd + 2 + 12 * i
-            guard e + 12 <= end, let tag = v.u16(e, bigEndian: big) else { return nil }
-            if tag == 0x0112 {
-                guard let value = v.u16(e + 8, bigEndian: big), (1...8).contains(value) else { return nil }
+        guard let (layout, ifd0) = TIFFLayout.header(v, at: tiff), !layout.bigTIFF, ifd0 + 2 <= end,
+              let count = v.u16(ifd0, bigEndian: layout.bigEndian) else { return nil }
+        let ifd = IFD(layout: layout, start: ifd0, count: min(Int(count), 256))
+        for i in 0..<ifd.count {
+            guard ifd0 + 2 + 12 * i + 12 <= end, let e = ifd.entry(v, i) else { return nil }
+            if e.tag == 0x0112 {
+                guard let value = v.u16(e.field, bigEndian: layout.bigEndian), (1...8).contains(value) else { return nil }
                 return Int(value)
             }
         }

@@ -170,16 +170,15 @@ extension MultiPicture {
     /// The MP entries (attribute and offset) of the MPF data at `tiff`, in order; the first is the
     /// primary image. Offsets are relative to `tiff` (0 for the primary).
     static func entries(_ v: ByteView, tiff: Int, end: Int) -> [(attribute: UInt32, offset: Int)] {
-        let big: Bool
-        if v.matches("MM\0*", at: tiff) { big = true } else if v.matches("II*\0", at: tiff) { big = false } else { return [] }
-        guard let ifdOffset = v.u32(tiff + 4, bigEndian: big) else { return [] }
-        let ifd = tiff + Int(ifdOffset)
-        guard ifd < end, let count = v.u16(ifd, bigEndian: big), count <= 64 else { return [] }
+        guard let (layout, ifdAt) = TIFFLayout.header(v, at: tiff), !layout.bigTIFF, ifdAt < end,
+              let count = v.u16(ifdAt, bigEndian: layout.bigEndian), count <= 64 else { return [] }
+        let ifd = IFD(layout: layout, start: ifdAt, count: Int(count))
+        let big = layout.bigEndian
         var result: [(UInt32, Int)] = []
-        for i in 0..<Int(count) {
-            let e = ifd + 2 + 12 * i
-            guard e + 12 <= end, let tag = v.u16(e, bigEndian: big) else { break }
-            guard tag == 0xB002, let bytes = v.u32(e + 4, bigEndian: big), let at = v.u32(e + 8, bigEndian: big) else { continue }
+        for i in 0..<ifd.count {
+            guard ifdAt + 2 + 12 * i + 12 <= end, let e = ifd.entry(v, i) else { break }
+            // MP Entry: 16 bytes an image (attribute, size, offset, two dependent-image entries).
+            guard e.tag == 0xB002, let bytes = v.u32(e.field - 4, bigEndian: big), let at = v.u32(e.field, bigEndian: big) else { continue }
             for k in 0..<min(Int(bytes) / 16, 64) {
                 let entry = tiff + Int(at) + 16 * k
                 guard entry + 16 <= end, let attribute = v.u32(entry, bigEndian: big),

@@ -16,56 +16,30 @@ extension TIFF {
 
     enum Read { case ok(Directory), needs(Int), bad }
 
-    struct Layout {
-        let big: Bool       // byte order
-        let bigTIFF: Bool   // 8-byte offsets
-
-        var entrySize: Int { bigTIFF ? 20 : 12 }
-        var countSize: Int { bigTIFF ? 8 : 2 }
-        var inlineBytes: Int { bigTIFF ? 8 : 4 }
-
-        func offset(_ v: ByteView, _ o: Int) -> Int? {
-            // (Clamped: an offset from the file is never trusted to fit arithmetic.)
-            if bigTIFF { return v.u64(o, bigEndian: big).map(clampOffset) }
-            return v.u32(o, bigEndian: big).map(Int.init)
-        }
-    }
-
     /// Reads the IFD at `at` of data `length` bytes long: `.needs` when the IFD, or a value it
     /// points to within the data, lies past the bytes in view.
-    static func directory(_ v: ByteView, at: Int, _ l: Layout, length: Int) -> Read {
-        guard at >= 8 else { return .bad }
-        let countRaw: Int?
-        if l.bigTIFF { countRaw = v.u64(at, bigEndian: l.big).map { $0 > 4096 ? 4097 : Int($0) } } else { countRaw = v.u16(at, bigEndian: l.big).map(Int.init) }
-        guard let count = countRaw else { return .needs(at + l.countSize) }
-        guard count > 0, count <= Limits.maxWalkSteps else { return .bad }
-        let end = at + l.countSize + count * l.entrySize + l.inlineBytes
-        guard v.has(at, end - at) else { return .needs(end) }
+    static func directory(_ v: ByteView, at: Int, _ l: TIFFLayout, length: Int) -> Read {
+        let ifd: IFD
+        switch IFD.read(v, at: at, l) {
+        case .ok(let read): ifd = read
+        case .needs(let range): return .needs(range.upperBound == at + l.countSize ? range.upperBound : range.upperBound + l.offsetSize)
+        case .bad: return .bad
+        }
+        guard v.has(ifd.nextField.lowerBound, l.offsetSize) else { return .needs(ifd.nextField.upperBound) }
         var d = Directory()
         var wanted: Int?
-        for i in 0..<count {
-            let e = at + l.countSize + i * l.entrySize
-            guard let tag = v.u16(e, bigEndian: l.big), let type = v.u16(e + 2, bigEndian: l.big) else { return .bad }
-            let n = l.bigTIFF ? Int(min(v.u64(e + 4, bigEndian: l.big) ?? 0, 1 << 20)) : Int(v.u32(e + 4, bigEndian: l.big) ?? 0)
-            let value = e + (l.bigTIFF ? 12 : 8)
+        for i in 0..<ifd.count {
+            guard let e = ifd.entry(v, i) else { return .bad }
             // The first value of a SHORT, LONG or LONG8 entry (inline or at its offset).
             func first() -> Int? {
-                let size = type == 3 ? 2 : type == 16 ? 8 : 4
-                var at = value
-                if n * size > l.inlineBytes {
-                    guard let o = l.offset(v, value) else { return nil }
-                    // A value out of view but within the data: read on before answering.
-                    if !v.has(o, size) && o <= length - size { wanted = max(wanted ?? 0, o + size) }
-                    at = o
-                }
-                switch type {
-                case 3: return v.u16(at, bigEndian: l.big).map(Int.init)
-                case 4, 13: return v.u32(at, bigEndian: l.big).map(Int.init)
-                case 16, 18: return v.u64(at, bigEndian: l.big).map { $0 > UInt64(Int32.max) ? nil : Int($0) } ?? nil
-                default: return nil
-                }
+                let size = IFDEntry.size(ofType: e.type)
+                guard [3, 4, 13, 16, 18].contains(e.type) else { return nil }
+                // A value out of view but within the data: read on before answering.
+                if !e.inline, !v.has(e.valueAt, size), e.valueAt <= length - size { wanted = max(wanted ?? 0, e.valueAt + size) }
+                guard let value = e.integer(v, l) else { return nil }
+                return (e.type == 16 || e.type == 18) && value > Int(Int32.max) ? nil : value
             }
-            switch tag {
+            switch e.tag {
             case 254: d.newSubfileType = first() ?? 0
             case 256: d.width = first()
             case 257: d.height = first()
@@ -77,15 +51,19 @@ extension TIFF {
             case 34675: d.hasICC = true
             case 330:
                 // SubIFDs: one offset inline, or several at an offset (read if in view).
-                if n == 1 { if let o = first() { d.subIFDs.append(o) } } else if n > 1, let at = l.offset(v, value) {
-                    for k in 0..<min(n, 8) {
-                        if let o = l.bigTIFF ? l.offset(v, at + 8 * k) : v.u32(at + 4 * k, bigEndian: l.big).map(Int.init) { d.subIFDs.append(o) }
+                if e.count == 1 {
+                    if let o = first() { d.subIFDs.append(o) }
+                } else if e.count > 1 {
+                    for k in 0..<min(e.count, 8) {
+                        if let o = l.bigTIFF ? l.offset(v, e.valueAt + 8 * k) : v.u32(e.valueAt + 4 * k, bigEndian: l.bigEndian).map(Int.init) {
+                            d.subIFDs.append(o)
+                        }
                     }
                 }
             default: break
             }
         }
-        d.next = l.offset(v, at + l.countSize + count * l.entrySize) ?? 0
+        d.next = ifd.next(v) ?? 0
         if let wanted { return .needs(wanted) }
         return .ok(d)
     }
@@ -93,10 +71,7 @@ extension TIFF {
     static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         guard v.count >= 16 else { return .need(16, partial: .unknown) }
-        let big = v.base[0] == 0x4D
-        guard let ident = v.u16(2, bigEndian: big) else { return .done(.unknown) }
-        let layout = Layout(big: big, bigTIFF: ident == 43)
-        guard let ifd0 = layout.offset(v, layout.bigTIFF ? 8 : 4) else { return .done(.unknown) }
+        guard let (layout, ifd0) = TIFFLayout.header(v, at: 0) else { return .done(.unknown) }
         let first: Directory
         switch directory(v, at: ifd0, layout, length: input.totalLength) {
         case .ok(let d): first = d
