@@ -15,6 +15,8 @@ enum ChunkLayout {
 
 /// One chunk: its name and where its data lies.
 struct Chunk: Equatable {
+    /// A PNG chunk whose length passes PNG's limit of 2^31 - 1 (damaged): the walk ends at it.
+    var isOversized: Bool { length > 0x7FFF_FFFF }
     let name: UInt32
     let start: Int
     let data: Int
@@ -54,9 +56,12 @@ struct Chunks: Sequence, IteratorProtocol {
             needs = offset..<(offset + 8)
             return nil
         }
-        // PNG's integers stop at 2^31 - 1.
-        if layout == .png && length > 0x7FFF_FFFF { return nil }
         let chunk = Chunk(name: name, start: offset, data: offset + 8, length: Int(length))
+        // PNG's integers stop at 2^31 - 1: the chunk is the walk's last (its name may still count).
+        if layout == .png && length > 0x7FFF_FFFF {
+            steps = Budget.chunks
+            return chunk
+        }
         switch layout {
         case .png: offset = chunk.dataEnd + 4
         case .riff, .iff: offset = chunk.dataEnd + Int(length & 1)

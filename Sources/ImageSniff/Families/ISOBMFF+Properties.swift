@@ -7,17 +7,7 @@ extension ISOBMFF {
 
     /// The children of a box's payload from `start` to `end`, by type: `(type, start, end)`.
     static func children(_ v: ByteView, from start: Int, to end: Int) -> [(type: UInt32, start: Int, end: Int)] {
-        var result: [(UInt32, Int, Int)] = []
-        var o = start
-        for _ in 0..<Limits.maxWalkSteps {
-            guard o + 8 <= end, let size32 = v.u32be(o), let type = v.u32be(o + 4) else { break }
-            var size = Int(size32)
-            if size32 == 1 { size = v.u64(o + 8, bigEndian: true).map(clampOffset) ?? 0 } else if size32 == 0 { size = end - o }
-            guard size >= 8 else { break }
-            result.append((type, o, min(o + size, end)))
-            o += size
-        }
-        return result
+        Array(Boxes(v, from: start, to: end).map { ($0.type, $0.start, $0.end) })
     }
 
     static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {

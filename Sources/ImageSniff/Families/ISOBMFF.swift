@@ -227,30 +227,16 @@ enum ISOBMFF: FormatFamily {
 
     enum BoxLookup { case found(Int, Int), needs(Int), absent }
 
-    /// Finds a box of `type` among siblings from `start` up to `end`.
+    /// Finds a box of `type` among siblings from `start` up to `end` (`Int.max`: to the end of the
+    /// bytes in view); it must be whole in view.
     static func findBox(_ v: ByteView, _ type: UInt32, in start: Int, end: Int) -> BoxLookup {
-        var o = start
-        for _ in 0..<Limits.maxWalkSteps {
-            guard o + 8 <= end else { return .absent }
-            guard let size32 = v.u32be(o), let t = v.u32be(o + 4) else {
-                return o + 8 <= Limits.maxPrefix ? .needs(o + 16) : .absent
-            }
-            var size = Int(size32)
-            if size32 == 1 {
-                guard let large = v.u64(o + 8, bigEndian: true) else { return .needs(o + 16) }
-                size = clampOffset(large)
-            } else if size32 == 0 {
-                size = max(v.count, end == Int.max ? v.count : end) - o  // to the end
-            }
-            guard size >= 8 else { return .absent }
-            if t == type {
-                let boxEnd = min(o + size, end)
-                if boxEnd > v.count { return .needs(min(boxEnd, Limits.maxPrefix)) }
-                return .found(o, boxEnd)
-            }
-            if size32 == 0 { return .absent }
-            o += size
+        var boxes = Boxes(v, from: start, to: end, dataEnd: end == Int.max ? v.count : Swift.max(v.count, end))
+        while let box = boxes.next() {
+            guard box.type == type else { continue }
+            if box.end > v.count { return .needs(min(box.end, Limits.maxPrefix)) }
+            return .found(box.start, box.end)
         }
+        if let wanted = boxes.needs { return wanted.lowerBound + 8 <= Limits.maxPrefix ? .needs(wanted.upperBound) : .absent }
         return .absent
     }
 

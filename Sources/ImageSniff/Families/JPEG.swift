@@ -17,33 +17,29 @@ enum JPEG: FormatFamily {
         // The first marker must be a real one (fill bytes may precede it; not a restart or SOI).
         guard fourth >= 0xC0, fourth != 0xD8, !(0xD0...0xD7).contains(fourth) else { return .no }
 
-        var offset = 2
         var sawJPEGLS = false
         var multiFrame = false
         var answer: Hit { Hit(sawJPEGLS ? .jpegLS : multiFrame ? .mpo : .jpeg) }
         var undecided: Hit { sawJPEGLS ? Hit(.jpegLS) : Hit(.jpeg, .family) }
-        for _ in 0..<Limits.maxWalkSteps {
-            guard let marker = v.u8(offset + 1), v.u8(offset) != nil else { return .need(offset + 4, fallback: undecided) }
-            // Not a marker where one must be: a damaged stream. JPEG is all we can say.
-            guard v.base[offset] == 0xFF else { return .hit(answer) }
-            if marker == 0xFF { offset += 1; continue }  // fill byte
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }
-            // Start of scan (or end of image): every header segment has been seen.
-            if marker == 0xDA || marker == 0xD9 { return .hit(answer) }
-            guard let length = v.u16be(offset + 2) else { return .need(offset + 4, fallback: undecided) }
-            guard length >= 2 else { return .hit(answer) }
-            if marker == 0xF7 { sawJPEGLS = true }
-            if marker == 0xE2 {
-                guard v.has(offset + 4, 8) else { return .need(offset + 12, fallback: undecided) }
-                if v.matches("MPF\0", at: offset + 4) {
-                    let end = offset + 2 + Int(length)
-                    guard end <= v.count else { return .need(end, fallback: undecided) }
-                    let entries = MultiPicture(v, tiff: offset + 8, end: end)
+        var segments = JPEGSegments(v)
+        while let next = segments.next() {
+            switch next {
+            case .scan, .damaged:
+                // Start of scan (or end of image): every header segment has been seen. A damaged
+                // stream: JPEG is all we can say.
+                return .hit(answer)
+            case .segment(let marker, let payload):
+                if marker == 0xF7 { sawJPEGLS = true }
+                guard marker == 0xE2 else { continue }
+                guard v.has(payload.lowerBound, 8) else { return .need(payload.lowerBound + 8, fallback: undecided) }
+                if v.matches("MPF\0", at: payload.lowerBound) {
+                    guard payload.upperBound <= v.count else { return .need(payload.upperBound, fallback: undecided) }
+                    let entries = MultiPicture(v, tiff: payload.lowerBound + 4, end: payload.upperBound)
                     if entries.hasMultiFrameImage { multiFrame = true }
                 }
             }
-            offset += 2 + Int(length)
         }
+        if let wanted = segments.needs { return .need(wanted.upperBound, fallback: undecided) }
         return .hit(answer)
     }
 }
@@ -79,17 +75,13 @@ extension JPEG {
     static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var p = ImageProperties(frameCount: 1, hasGainMap: false, hasICCProfile: false)
-        var offset = 2
         var multiPicture: (tiff: Int, end: Int)?
-        for _ in 0..<Limits.maxWalkSteps {
-            guard v.u8(offset) == 0xFF, let marker = v.u8(offset + 1) else { return .need(offset + 4, partial: p) }
-            if marker == 0xFF { offset += 1; continue }
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }
-            if marker == 0xDA || marker == 0xD9 { break }
-            guard let length = v.u16be(offset + 2), length >= 2 else { break }
-            let body = offset + 4, end = offset + 2 + Int(length)
+        var segments = JPEGSegments(v)
+        walk: while let next = segments.next() {
+            guard case .segment(let marker, let payload) = next else { break walk }
+            let body = payload.lowerBound, end = payload.upperBound
             // Segments whose content counts are read whole.
-            let wanted = marker == 0xE1 || marker == 0xE2 || isFrameHeader(marker)
+            let wanted = marker == 0xE1 || marker == 0xE2 || JPEGSegments.isFrameHeader(marker)
             if wanted && end > v.count { return .need(end, partial: p) }
             switch marker {
             case 0xE1:
@@ -100,7 +92,7 @@ extension JPEG {
                 if v.matches("MPF\0", at: body) { multiPicture = (body + 4, end) }
                 if v.matches("urn:iso:std:iso:ts:21496:-1", at: body) { p.hasGainMap = true }
             default:
-                if isFrameHeader(marker), let precision = v.u8(body), let height = v.u16be(body + 1),
+                if JPEGSegments.isFrameHeader(marker), let precision = v.u8(body), let height = v.u16be(body + 1),
                    let width = v.u16be(body + 3), let components = v.u8(body + 5) {
                     p.bitDepth = Int(precision)
                     p.height = Int(height)  // 0: defined by the DNL segment after the first scan
@@ -115,8 +107,8 @@ extension JPEG {
                     if height == 0 { p.height = nil }
                 }
             }
-            offset = end
         }
+        if let wanted = segments.needs { return .need(wanted.upperBound, partial: p) }
         // The MPF index: the image count, and a gain map among the secondary images.
         if let (tiff, end) = multiPicture {
             let entries = MultiPicture.entries(v, tiff: tiff, end: end)
@@ -133,11 +125,6 @@ extension JPEG {
         return .done(p)
     }
 
-    /// SOF0-SOF15 but DHT (C4), JPG (C8) and DAC (CC); SOF55 (F7) of JPEG-LS.
-    private static func isFrameHeader(_ marker: UInt8) -> Bool {
-        ((0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) || marker == 0xF7
-    }
-
     /// An XMP packet that declares a gain map: Adobe's and Google's `hdrgm:` namespace, or
     /// Apple's `HDRGainMap`.
     private static func mentionsGainMap(_ v: ByteView, from start: Int, to end: Int) -> Bool {
@@ -152,16 +139,17 @@ extension JPEG {
     static func secondaryImageIsGainMap(_ v: ByteView, at start: Int) -> Verdict {
         guard v.has(start, 4) else { return .unknown(start + 4) }
         guard v.u8(start) == 0xFF, v.u8(start + 1) == 0xD8 else { return .no }
-        var offset = start + 2
-        for _ in 0..<64 {
-            guard let marker = v.u8(offset + 1), let length = v.u16be(offset + 2) else { return .unknown(offset + 4) }
-            guard v.u8(offset) == 0xFF, length >= 2, (0xE0...0xEF).contains(marker) else { return .no }
-            let body = offset + 4, end = offset + 2 + Int(length)
+        var segments = JPEGSegments(v, from: start + 2)
+        var count = 0
+        while count < 64, let next = segments.next() {
+            count += 1
+            guard case .segment(let marker, let payload) = next, (0xE0...0xEF).contains(marker) else { return .no }
+            let body = payload.lowerBound, end = payload.upperBound
             guard end <= v.count else { return .unknown(end) }
             if marker == 0xE1, v.matches("http://ns.adobe.com/xap/1.0/\0", at: body), mentionsGainMap(v, from: body, to: end) { return .yes }
             if marker == 0xE2, v.matches("urn:iso:std:iso:ts:21496:-1", at: body) { return .yes }
-            offset = end
         }
+        if let wanted = segments.needs { return .unknown(wanted.upperBound) }
         return .no
     }
 }

@@ -43,41 +43,37 @@ extension JPEG2000 {
         if v.equals(0xFF4F_FF51, length: 4) { return codestream(v, at: 0) }
         var p = ImageProperties(frameCount: 1, hasICCProfile: false)
         // The boxes: jp2h holds ihdr (size, components, depth) and colr (colour space or ICC).
-        var o = 0
-        for _ in 0..<64 {
-            guard let size = v.u32be(o), let type = v.u32be(o + 4) else { return .need(o + 8, partial: p) }
-            let end = size == 0 ? input.totalLength : o + Int(size)
-            if type == fourCC("jp2c") { return p.width == nil ? codestream(v, at: o + 8) : .done(p) }
-            if type == fourCC("jp2h") {
-                guard end <= v.count else { return .need(end, partial: p) }
-                var c = o + 8
-                while c + 8 <= end, let s = v.u32be(c), let t = v.u32be(c + 4), s >= 8 {
-                    if t == fourCC("ihdr"), let h = v.u32be(c + 8), let w = v.u32be(c + 12), let nc = v.u16be(c + 16), let bpc = v.u8(c + 18) {
-                        p.width = Int(w); p.height = Int(h)
-                        p.bitDepth = bpc == 255 ? nil : Int(bpc & 0x7F) + 1
-                        p.colorModel = nc >= 3 ? .rgb : .gray
-                        p.hasAlpha = nc == 2 || nc == 4
-                    }
-                    if t == fourCC("colr"), let method = v.u8(c + 8) {
-                        if method == 2 || method == 3 { p.hasICCProfile = true }
-                        if method == 1, let cs = v.u32be(c + 11) {
-                            switch cs {
-                            case 12: p.colorModel = .cmyk
-                            case 14: p.colorModel = .lab
-                            case 17: p.colorModel = .gray
-                            case 16, 18: p.colorModel = .rgb
-                            default: break
-                            }
+        var boxes = Boxes(v, from: 0, to: Int.max, dataEnd: input.totalLength)
+        var steps = 0
+        while steps < 64, let box = boxes.next() {
+            steps += 1
+            if box.type == fourCC("jp2c") { return p.width == nil ? codestream(v, at: box.payload) : .done(p) }
+            guard box.type == fourCC("jp2h") else { continue }
+            guard box.end <= v.count else { return .need(box.end, partial: p) }
+            for child in Boxes(v, from: box.payload, to: box.end) {
+                let c = child.start
+                if child.type == fourCC("ihdr"), let h = v.u32be(c + 8), let w = v.u32be(c + 12), let nc = v.u16be(c + 16), let bpc = v.u8(c + 18) {
+                    p.width = Int(w); p.height = Int(h)
+                    p.bitDepth = bpc == 255 ? nil : Int(bpc & 0x7F) + 1
+                    p.colorModel = nc >= 3 ? .rgb : .gray
+                    p.hasAlpha = nc == 2 || nc == 4
+                }
+                if child.type == fourCC("colr"), let method = v.u8(c + 8) {
+                    if method == 2 || method == 3 { p.hasICCProfile = true }
+                    if method == 1, let cs = v.u32be(c + 11) {
+                        switch cs {
+                        case 12: p.colorModel = .cmyk
+                        case 14: p.colorModel = .lab
+                        case 17: p.colorModel = .gray
+                        case 16, 18: p.colorModel = .rgb
+                        default: break
                         }
                     }
-                    c += Int(s)
                 }
-                return .done(p)
             }
-            guard size >= 8 || size == 0 else { break }
-            if size == 0 { break }
-            o = end
+            return .done(p)
         }
+        if let wanted = boxes.needs { return .need(wanted.lowerBound + 8, partial: p) }
         return .done(p)
     }
 

@@ -164,15 +164,15 @@ extension JPEGXL {
         let v = input.view
         var start = 0
         if !v.equals(0xFF0A, length: 2) {
-            var o = 0
             start = -1
-            for _ in 0..<64 {
-                guard let size = v.u32be(o), let t = v.u32be(o + 4) else { return .need(o + 8, partial: .unknown) }
-                if t == fourCC("jxlc") { start = o + 8; break }
-                if t == fourCC("jxlp") { start = o + 12; break }
-                guard size >= 8 else { break }
-                o += Int(size)
+            var boxes = Boxes(v, from: 0, to: Int.max, dataEnd: input.totalLength)
+            var steps = 0
+            while steps < 64, let box = boxes.next() {
+                steps += 1
+                if box.type == fourCC("jxlc") { start = box.payload; break }
+                if box.type == fourCC("jxlp") { start = box.payload + 4; break }  // after the part's index
             }
+            if start < 0, let wanted = boxes.needs { return .need(wanted.lowerBound + 8, partial: .unknown) }
             guard start >= 0 else { return .done(.unknown) }
         }
         guard v.has(start, 2), v.equals(0xFF0A, length: 2, at: start) else { return .need(start + 64, partial: .unknown) }

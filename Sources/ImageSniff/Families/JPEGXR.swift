@@ -19,21 +19,22 @@ enum JPEGXR: FormatFamily {
 extension JPEGXR {
     static let readers = [PropertyReader([.jpegXR], read: properties)]
 
-    /// The TIFF-like directory: ImageWidth (0xBC80) and ImageHeight (0xBC81).
+    /// The TIFF-like directory (little-endian, 12-byte entries): ImageWidth (0xBC80) and
+    /// ImageHeight (0xBC81).
     static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
-        guard let ifd = v.u32le(4) else { return .need(8, partial: .unknown) }
-        let at = Int(ifd)
+        guard let ifd0 = v.u32le(4) else { return .need(8, partial: .unknown) }
+        let layout = TIFFLayout(bigEndian: false, bigTIFF: false, base: 0)
+        let at = Int(ifd0)
         guard let count = v.u16le(at) else { return .need(at + 2, partial: .unknown) }
-        let end = at + 2 + 12 * Int(min(count, 256))
-        guard end <= v.count else { return .need(end, partial: .unknown) }
+        let ifd = IFD(layout: layout, start: at, count: Int(min(count, 256)))
+        guard ifd.nextField.lowerBound <= v.count else { return .need(ifd.nextField.lowerBound, partial: .unknown) }
         var p = ImageProperties(frameCount: 1)
-        for i in 0..<Int(min(count, 256)) {
-            let e = at + 2 + 12 * i
-            guard let tag = v.u16le(e), let type = v.u16le(e + 2) else { break }
-            let value = type == 3 ? v.u16le(e + 8).map(Int.init) : v.u32le(e + 8).map(Int.init)
-            if tag == 0xBC80 { p.width = value }
-            if tag == 0xBC81 { p.height = value }
+        for i in 0..<ifd.count {
+            guard let e = ifd.entry(v, i) else { break }
+            let value = e.inlineScalar(v, layout)
+            if e.tag == 0xBC80 { p.width = value }
+            if e.tag == 0xBC81 { p.height = value }
         }
         return .done(p)
     }

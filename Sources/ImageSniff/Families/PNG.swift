@@ -36,14 +36,12 @@ enum PNG: FormatFamily {
         guard type == .png else { return .hit(Hit(type)) }
 
         // Walk chunks to the first IDAT looking for acTL.
-        for _ in 0..<Limits.maxWalkSteps {
-            guard let length = v.u32be(offset), let name = v.u32be(offset + 4) else {
-                return .need(offset + 8, fallback: Hit(.png))
-            }
-            if name == fourCC("acTL") { return .hit(Hit(.png, animated: true)) }
-            if name == fourCC("IDAT") || name == fourCC("IEND") || length > 0x7FFF_FFFF { break }
-            offset += 12 + Int(length)
+        var chunks = Chunks(v, .png, from: offset)
+        while let chunk = chunks.next() {
+            if chunk.name == fourCC("acTL") { return .hit(Hit(.png, animated: true)) }
+            if chunk.name == fourCC("IDAT") || chunk.name == fourCC("IEND") || chunk.isOversized { return .hit(Hit(.png)) }
         }
+        if let wanted = chunks.needs { return .need(wanted.upperBound, fallback: Hit(.png)) }
         return .hit(Hit(.png))
     }
 }
@@ -52,16 +50,15 @@ extension PNG {
     /// More than one embedded PNG or JNG (or a FRAM chunk) makes an MNG an animation. The
     /// walk is worth `Budget.frameWalk`.
     static func mngImageCount(_ v: ByteView, from start: Int) -> Step {
-        var offset = start
         var images = 0
-        for _ in 0..<Limits.maxWalkSteps {
-            guard let length = v.u32be(offset), let name = v.u32be(offset + 4) else {
-                return offset < Budget.frameWalk ? .need(offset + 8, fallback: Hit(.mng)) : .hit(Hit(.mng))
-            }
-            if name == fourCC("IHDR") || name == fourCC("JHDR") { images += 1 }
-            if images > 1 || name == fourCC("FRAM") { return .hit(Hit(.mng, animated: true)) }
-            if name == fourCC("MEND") || length > 0x7FFF_FFFF { break }
-            offset += 12 + Int(length)
+        var chunks = Chunks(v, .png, from: start)
+        while let chunk = chunks.next() {
+            if chunk.name == fourCC("IHDR") || chunk.name == fourCC("JHDR") { images += 1 }
+            if images > 1 || chunk.name == fourCC("FRAM") { return .hit(Hit(.mng, animated: true)) }
+            if chunk.name == fourCC("MEND") || chunk.isOversized { return .hit(Hit(.mng)) }
+        }
+        if let wanted = chunks.needs {
+            return wanted.lowerBound < Budget.frameWalk ? .need(wanted.upperBound, fallback: Hit(.mng)) : .hit(Hit(.mng))
         }
         return .hit(Hit(.mng))
     }
@@ -113,24 +110,22 @@ extension PNG {
         p.frameCount = 1
         p.hasICCProfile = false
         // The chunks before the image data.
-        offset = header + 13 + 4
-        for _ in 0..<Limits.maxWalkSteps {
-            guard let length = v.u32be(offset), let name = v.u32be(offset + 4) else { return .need(offset + 8, partial: p) }
-            if name == fourCC("IDAT") || name == fourCC("IEND") || length > 0x7FFF_FFFF { break }
-            let data = offset + 8, end = data + Int(length)
-            switch name {
+        var chunks = Chunks(v, .png, from: header + 13 + 4)
+        while let chunk = chunks.next() {
+            if chunk.name == fourCC("IDAT") || chunk.name == fourCC("IEND") || chunk.isOversized { return .done(p) }
+            switch chunk.name {
             case fourCC("tRNS"): p.hasAlpha = true
             case fourCC("iCCP"): p.hasICCProfile = true
             case fourCC("acTL"):
-                guard let frames = v.u32be(data) else { return .need(data + 4, partial: p) }
+                guard let frames = v.u32be(chunk.data) else { return .need(chunk.data + 4, partial: p) }
                 p.frameCount = Int(frames)
             case fourCC("eXIf"):
-                guard end <= v.count else { return .need(end, partial: p) }
-                p.orientation = Exif.orientation(v, tiff: data, end: end)
+                guard chunk.dataEnd <= v.count else { return .need(chunk.dataEnd, partial: p) }
+                p.orientation = Exif.orientation(v, tiff: chunk.data, end: chunk.dataEnd)
             default: break
             }
-            offset = end + 4
         }
+        if let wanted = chunks.needs { return .need(wanted.upperBound, partial: p) }
         return .done(p)
     }
 }

@@ -32,20 +32,21 @@ enum RIFF: FormatFamily {
     /// An animated cursor: `ACON`, then chunks. Its `anih` header (36 bytes) gives the frame
     /// count when it is among the first chunks in view.
     private static func animatedCursor(_ v: ByteView, more: Bool) -> Step {
-        var o = 12
-        for _ in 0..<8 {
-            guard let id = v.u32be(o), let size = v.u32le(o + 4) else {
-                // The next chunk header is not in view: read on (an answer never depends on where
-                // the view ends); at the end of the data, the chunks so far are all there is.
-                return more ? .need(o + 8, fallback: Hit(.ani, animated: true)) : .hit(Hit(.ani, animated: true))
-            }
-            if id == fourCC("anih") {
-                guard size >= 36 else { break }
-                guard let frames = v.u32le(o + 12) else { return .need(o + 16, fallback: Hit(.ani, animated: true)) }
+        var chunks = Chunks(v, .riff, from: 12)
+        var steps = 0
+        while steps < 8, let chunk = chunks.next() {
+            steps += 1
+            if chunk.name == fourCC("anih") {
+                guard chunk.length >= 36 else { break }
+                guard let frames = v.u32le(chunk.data + 4) else { return .need(chunk.data + 8, fallback: Hit(.ani, animated: true)) }
                 return .hit(Hit(.ani, animated: frames > 1))
             }
-            guard ByteView.isFourCCByte(UInt8(id >> 24)) else { return .no }
-            o += 8 + Int(size) + Int(size & 1)
+            guard ByteView.isFourCCByte(UInt8(chunk.name >> 24)) else { return .no }
+        }
+        if steps < 8, let wanted = chunks.needs {
+            // The next chunk header is not in view: read on (an answer never depends on where
+            // the view ends); at the end of the data, the chunks so far are all there is.
+            return more ? .need(wanted.upperBound, fallback: Hit(.ani, animated: true)) : .hit(Hit(.ani, animated: true))
         }
         // An animated cursor cycles through its frames: animated unless its header says one.
         return .hit(Hit(.ani, animated: true))
@@ -93,20 +94,17 @@ extension RIFF {
             guard animated || exif else { return .done(p) }
             // Count the frames and find the EXIF chunk: a walk over the chunks.
             var frames = 0
-            var offset = 30
-            for _ in 0..<(1 << 20) {
-                guard let id = v.u32be(offset), let size = v.u32le(offset + 4) else {
-                    if offset + 8 > input.totalLength { break }  // the end of the data
-                    if animated { p.frameCount = nil }
-                    return .need(offset + 8, partial: p)
+            var chunks = Chunks(v, .riff, from: 30)
+            while let chunk = chunks.next() {
+                if chunk.name == fourCC("ANMF") { frames += 1 }
+                if chunk.name == fourCC("EXIF") {
+                    guard chunk.dataEnd <= v.count else { return .need(chunk.dataEnd, partial: p) }
+                    p.orientation = Exif.orientation(v, tiff: chunk.data, end: chunk.dataEnd)
                 }
-                if id == fourCC("ANMF") { frames += 1 }
-                if id == fourCC("EXIF") {
-                    let end = offset + 8 + Int(size)
-                    guard end <= v.count else { return .need(end, partial: p) }
-                    p.orientation = Exif.orientation(v, tiff: offset + 8, end: end)
-                }
-                offset += 8 + Int(size) + Int(size & 1)
+            }
+            if let wanted = chunks.needs, wanted.upperBound <= input.totalLength {
+                if animated { p.frameCount = nil }
+                return .need(wanted.upperBound, partial: p)
             }
             if animated { p.frameCount = frames }
             return .done(p)
@@ -118,19 +116,20 @@ extension RIFF {
     /// The `anih` header: frame count, and the size when stated (0 means: each frame's own).
     static func animatedCursor(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
-        var o = 12
-        for _ in 0..<16 {
-            guard let id = v.u32be(o), let size = v.u32le(o + 4) else { return .need(o + 8, partial: .unknown) }
-            if id == fourCC("anih") {
-                guard let frames = v.u32le(o + 12), let width = v.u32le(o + 20), let height = v.u32le(o + 24) else {
-                    return .need(o + 44, partial: .unknown)
-                }
-                var p = ImageProperties(frameCount: Int(frames))
-                if width > 0 && height > 0 { p.width = Int(width); p.height = Int(height) }
-                return .done(p)
+        var chunks = Chunks(v, .riff, from: 12)
+        var steps = 0
+        while steps < 16, let chunk = chunks.next() {
+            steps += 1
+            guard chunk.name == fourCC("anih") else { continue }
+            let o = chunk.start
+            guard let frames = v.u32le(o + 12), let width = v.u32le(o + 20), let height = v.u32le(o + 24) else {
+                return .need(o + 44, partial: .unknown)
             }
-            o += 8 + Int(size) + Int(size & 1)
+            var p = ImageProperties(frameCount: Int(frames))
+            if width > 0 && height > 0 { p.width = Int(width); p.height = Int(height) }
+            return .done(p)
         }
+        if steps < 16, let wanted = chunks.needs { return .need(wanted.upperBound, partial: .unknown) }
         return .done(.unknown)
     }
 }
