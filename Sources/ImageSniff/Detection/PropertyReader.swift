@@ -23,6 +23,18 @@ struct PropertyReader: Sendable {
 }
 
 enum PropertyRegistry {
+    /// The image types whose properties are not read, and why.
+    static let notStated: [ImageType: String] = [
+        .svg: "vector", .xfig: "vector", .wmf: "vector", .emf: "vector", .wordPerfectGraphics: "vector",
+        .cr3: "camera RAW (its own container)", .crw: "camera RAW (its own container)", .raf: "camera RAW (its own container)",
+        .mrw: "camera RAW (its own container)", .x3f: "camera RAW (its own container)", .rwz: "camera RAW (its own container)",
+        .icns: "several images of several sizes", .openRaster: "a ZIP archive (its stack.xml)", .flashPix: "an OLE2 compound file",
+        .photoCD: "several resolutions", .appleATX: "a texture wrapper", .gimpBrush: "not yet", .gimpHose: "not yet",
+        .gimpPattern: "not yet", .aliasPIX: "not yet", .mgr: "not yet", .cmuRaster: "not yet", .microDesign: "not yet",
+        .solitaireSIR: "not yet", .garminSRF: "not yet", .mcidas: "not yet", .pixar: "not yet", .pillowIM: "not yet",
+        .spider: "not yet", .jbig2: "not yet", .nokiaNOL: "not yet", .nokiaNGG: "not yet", .otb: "not yet",
+    ]
+
     /// The reader of each type (every type has at most one: CatalogTests checks it).
     static let byType: [ImageType: PropertyReader] = {
         var table: [ImageType: PropertyReader] = [:]

@@ -58,6 +58,14 @@ enum Bilevel: FormatFamily {
 
 extension Bilevel {
     static let readers = [
+        PropertyReader([.jbig], read: { input, _ in
+            // The bi-level image header: DL, D, P (bit planes), a reserved byte, then XD and YD
+            // (width and height, big-endian).
+            let v = input.view
+            guard let planes = v.u8(2), let w = v.u32be(4), let h = v.u32be(8) else { return .need(12, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: Int(planes),
+                                         colorModel: planes == 1 ? .gray : nil, frameCount: 1))
+        }),
         PropertyReader([.cals], read: { input, _ in
             // The `rpelcnt:` record: pixels per line, lines.
             let v = input.view

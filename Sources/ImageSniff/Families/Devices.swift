@@ -100,6 +100,14 @@ enum Devices: FormatFamily {
 
 extension Devices {
     static let readers = [
+        PropertyReader([.palmBitmap], read: { input, _ in
+            // Width, height, row bytes, flags (big-endian), then the pixel size in bits.
+            let v = input.view
+            guard let w = v.u16be(0), let h = v.u16be(2), let bits = v.u8(8) else { return .need(10, partial: .unknown) }
+            let depth = bits == 0 ? 1 : Int(bits)
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: depth >= 16 ? nil : depth,
+                                         colorModel: depth >= 16 ? .rgb : depth == 8 ? .indexed : .gray, frameCount: 1))
+        }),
         PropertyReader([.palmPDB], read: { input, _ in
             // The database's first record (its offset in the record list at 78) is the image
             // record: a 32-byte name, version, type, then at 54 and 56 the width and height.

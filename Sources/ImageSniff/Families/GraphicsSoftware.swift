@@ -159,6 +159,29 @@ enum GraphicsSoftware: FormatFamily {
 
 extension GraphicsSoftware {
     static let readers = [
+        PropertyReader([.gd], read: { input, _ in
+            // The signature (FFFE true colour, FFFF palette), then width and height (big-endian).
+            let v = input.view
+            guard let signature = v.u16be(0), let w = v.u16be(2), let h = v.u16be(4) else { return .need(6, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: 8,
+                                         colorModel: signature == 0xFFFE ? .rgb : .indexed, frameCount: 1))
+        }),
+        PropertyReader([.gd2], read: { input, _ in
+            // `gd2\0`, the version, then width and height (big-endian).
+            let v = input.view
+            guard let w = v.u16be(6), let h = v.u16be(8) else { return .need(10, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: 8, frameCount: 1))
+        }),
+        PropertyReader([.vips], read: { input, _ in
+            // The magic in the file's byte order, then width, height and bands (32-bit).
+            let v = input.view
+            let big = v.u8(0) == 0x08
+            guard let w = v.u32(4, bigEndian: big), let h = v.u32(8, bigEndian: big), let bands = v.u32(12, bigEndian: big) else {
+                return .need(16, partial: .unknown)
+            }
+            return .done(ImageProperties(width: Int(w), height: Int(h), colorModel: bands >= 3 ? .rgb : .gray,
+                                         hasAlpha: bands == 2 || bands == 4, frameCount: 1))
+        }),
         PropertyReader([.pgx], read: { input, _ in
             // `PG ML + 8 W H`: byte order, sign, depth, width, height.
             let v = input.view

@@ -201,6 +201,39 @@ enum Retro: FormatFamily {
 
 extension Retro {
     static let readers = [
+        PropertyReader([.flic], read: { input, _ in
+            // The 128-byte header: size, magic, frames, width, height, depth (all little-endian).
+            let v = input.view
+            guard let frames = v.u16le(6), let w = v.u16le(8), let h = v.u16le(10), let depth = v.u16le(12) else {
+                return .need(14, partial: .unknown)
+            }
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: depth == 0 ? nil : Int(depth),
+                                         colorModel: .indexed, frameCount: frames == 0 ? nil : Int(frames)))
+        }),
+        PropertyReader([.msp], read: { input, _ in
+            // Key words, then width and height (little-endian).
+            let v = input.view
+            guard let w = v.u16le(4), let h = v.u16le(6) else { return .need(8, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: 1, colorModel: .gray, hasAlpha: false, frameCount: 1))
+        }),
+        PropertyReader([.degas], read: { input, _ in
+            // The resolution word (the high bit: compressed) fixes the size and the bit planes.
+            let v = input.view
+            guard let resolution = v.u16be(0) else { return .need(2, partial: .unknown) }
+            switch resolution & 0x7FFF {
+            case 0: return .done(ImageProperties(width: 320, height: 200, bitDepth: 4, colorModel: .indexed, frameCount: 1))
+            case 1: return .done(ImageProperties(width: 640, height: 200, bitDepth: 2, colorModel: .indexed, frameCount: 1))
+            case 2: return .done(ImageProperties(width: 640, height: 400, bitDepth: 1, colorModel: .indexed, frameCount: 1))
+            default: return .done(.unknown)
+            }
+        }),
+        PropertyReader([.gemIMG], read: { input, _ in
+            // Version, header length, planes, pattern length, pixel size, then line width and lines.
+            let v = input.view
+            guard let planes = v.u16be(4), let w = v.u16be(12), let h = v.u16be(14) else { return .need(16, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: planes == 1 ? 1 : nil,
+                                         colorModel: planes == 1 ? .gray : nil, frameCount: 1))
+        }),
         PropertyReader([.ilbm, .iffPBM, .iffANIM], read: { input, type in
             // The bitmap header: width, height, x, y, planes, masking.
             let v = input.view

@@ -2,7 +2,7 @@
 
 extension TIFF {
     static let readers = [
-        PropertyReader([.tiff] + CameraRaw.tiffBased + [.canonTIFRaw, .sonyAXR, .dxoRaw, .leicaRaw, .orf, .rw2, .rwl, .panasonicRaw],
+        PropertyReader([.tiff] + CameraRaw.tiffBased + [.canonTIFRaw, .sonyAXR, .leicaRaw, .orf, .rw2, .rwl, .panasonicRaw],
                        read: properties),
     ]
 
