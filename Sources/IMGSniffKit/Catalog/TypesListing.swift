@@ -31,29 +31,18 @@ public enum TypesListing {
         var out: [UInt8] = [UInt8(ascii: "[")]
         for (i, t) in types.enumerated() {
             out.append(static: i == 0 ? "\n" : ",\n")
-            out.append(static: "{\"identifier\":")
-            JSON.appendString(t.identifier, to: &out)
-            out.append(static: ",\"description\":")
-            JSON.appendString(t.localizedDescription, to: &out)
-            func list(_ key: StaticString, _ values: [String]) {
-                out.append(static: ",\"")
-                out.append(static: key)
-                out.append(static: "\":[")
-                for (k, v) in values.enumerated() {
-                    if k > 0 { out.append(UInt8(ascii: ",")) }
-                    JSON.appendString(v, to: &out)
-                }
-                out.append(UInt8(ascii: "]"))
-            }
-            list("parents", t.parents.map(\.identifier))
-            list("supertypes", ImageType.allCases.filter { t.supertypes.contains($0) }.map(\.identifier))
-            list("extensions", t.filenameExtensions)
-            list("mimeTypes", t.mimeTypes)
-            out.append(static: t.isImage ? ",\"isImage\":true" : ",\"isImage\":false")
-            out.append(static: t.isAbstract ? ",\"isAbstract\":true" : ",\"isAbstract\":false")
-            out.append(static: ",\"detectionFamily\":")
-            if let family = t.detectionFamily { JSON.appendString(family.identifier, to: &out) } else { out.append(static: "null") }
-            out.append(static: t.isNamedOnlyByHint ? ",\"hintOnly\":true}" : ",\"hintOnly\":false}")
+            var object = JSONObjectWriter()
+            object.string("identifier", t.identifier)
+            object.string("description", t.localizedDescription)
+            object.strings("parents", t.parents.map(\.identifier))
+            object.strings("supertypes", ImageType.allCases.filter { t.supertypes.contains($0) }.map(\.identifier))
+            object.strings("extensions", t.filenameExtensions)
+            object.strings("mimeTypes", t.mimeTypes)
+            object.bool("isImage", t.isImage)
+            object.bool("isAbstract", t.isAbstract)
+            object.string("detectionFamily", t.detectionFamily?.identifier)
+            object.bool("hintOnly", t.isNamedOnlyByHint)
+            out.append(contentsOf: object.finished())
         }
         out.append(static: types.isEmpty ? "]\n" : "\n]\n")
         return String(decoding: out, as: UTF8.self)

@@ -73,17 +73,17 @@ public struct JournalEntry: Sendable, Equatable {
 
     /// The line, unsigned, without its newline.
     func encoded() -> [UInt8] {
-        var out: [UInt8] = []
-        out.append(static: "{\"n\":")
-        out.append(decimal: n)
-        out.append(UInt8(ascii: ","))
-        JSON.appendPath("dir", directory, to: &out)
-        out.append(UInt8(ascii: ","))
-        JSON.appendPath("from", from, to: &out)
-        out.append(UInt8(ascii: ","))
-        JSON.appendPath("to", to, to: &out)
-        out.append(contentsOf: ",\"\(Key.size)\":\(size),\"\(Key.mtime)\":\(modifiedSeconds),\"\(Key.mtimeNsec)\":\(modifiedNanoseconds),\"\(Key.ino)\":\(inode),\"\(Key.dev)\":\(device)}".utf8)
-        return out
+        var line = JSONObjectWriter()
+        line.integer("n", n)
+        line.path("dir", directory)
+        line.path("from", from)
+        line.path("to", to)
+        line.integer("size", size)
+        line.integer("mtime", modifiedSeconds)
+        line.integer("mtimeNsec", modifiedNanoseconds)
+        line.integer("ino", inode)
+        line.integer("dev", device)
+        return line.finished()
     }
 
     /// The entry of a parsed line, or nil when it is not an intent.
@@ -123,37 +123,19 @@ public struct JournalHeader: Sendable, Equatable {
 
     /// The line, unsigned (without its closing brace: `JournalKey.sign` closes it).
     func encoded() -> [UInt8] {
-        var out: [UInt8] = []
-        out.append(static: "{\"imgsniff\":\"rename-journal\",\"version\":")
-        out.append(decimal: version)
-        out.append(static: ",\"id\":\"")
-        out.append(contentsOf: id)
-        out.append(static: "\",\"time\":")
-        JSON.appendString(Clock.format("%Y-%m-%dT%H:%M:%SZ", utc: true), to: &out)
-        out.append(static: ",\"pid\":")
-        out.append(decimal: getpid())
-        out.append(static: ",\"uid\":")
-        out.append(decimal: uid)
-        out.append(static: ",\"cwd\":")
-        JSON.appendString(Path.display(JournalHeader.workingDirectory()), to: &out)
-        out.append(static: ",\"roots\":[")
-        for (i, root) in roots.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            // Roots as strings, with a parallel list of exact bytes when one is not UTF-8.
-            JSON.appendString(Path.display(root), to: &out)
-        }
-        out.append(static: "],\"rootsBytes\":[")
-        for (i, root) in roots.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.appendString(Base64.encodeToString(root), to: &out)
-        }
-        out.append(static: "],\"argv\":[")
-        for (i, arg) in argv.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.appendString(arg, to: &out)
-        }
-        out.append(static: "]}")
-        return out
+        var line = JSONObjectWriter()
+        line.string("imgsniff", "rename-journal")
+        line.integer("version", version)
+        line.string("id", String(decoding: id, as: UTF8.self))
+        line.string("time", Clock.format("%Y-%m-%dT%H:%M:%SZ", utc: true))
+        line.integer("pid", getpid())
+        line.integer("uid", uid)
+        line.string("cwd", Path.display(JournalHeader.workingDirectory()))
+        // Roots as strings, with a parallel list of exact bytes (for those that are not UTF-8).
+        line.strings("roots", roots.map(Path.display))
+        line.strings("rootsBytes", roots.map(Base64.encodeToString))
+        line.strings("argv", argv)
+        return line.finished()
     }
 
     /// The header of a parsed first line, or nil.

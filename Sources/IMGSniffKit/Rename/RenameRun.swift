@@ -119,31 +119,20 @@ public enum RenameRun {
         switch options.format {
         case .ndjson:
             for item in items {
-                var line: [UInt8] = []
-                line.append(static: "{\"schemaVersion\":2,")
-                JSON.appendPath("path", item.path, to: &line)
-                line.append(static: ",\"action\":")
-                JSON.appendString(item.disposition.action, to: &line)
-                if let to = item.targetPath {
-                    line.append(UInt8(ascii: ","))
-                    JSON.appendPath("to", to, to: &line)
-                } else {
-                    line.append(static: ",\"to\":null")
-                }
-                line.append(static: ",\"uti\":")
-                if let d = item.detection { JSON.appendString(d.type.identifier, to: &line) } else { line.append(static: "null") }
-                line.append(static: ",\"confidence\":")
-                if let d = item.detection { JSON.appendString(d.confidence.rawValue, to: &line) } else { line.append(static: "null") }
-                line.append(static: ",\"reason\":")
-                JSON.appendString(item.reason, to: &line)
-                line.append(static: ",\"error\":")
+                var record = JSONObjectWriter()
+                record.integer("schemaVersion", 2)
+                record.path("path", item.path)
+                record.string("action", item.disposition.action)
+                record.path("to", item.targetPath)
+                record.string("uti", item.detection?.type.identifier)
+                record.string("confidence", item.detection?.confidence.rawValue)
+                record.string("reason", item.reason)
                 if case .error(let problem) = item.disposition {
-                    RecordEncoder.appendJSONError(code: problem.code, message: problem.message, into: &line)
+                    record.object("error") { $0.string("code", problem.code); $0.string("message", problem.message) }
                 } else {
-                    line.append(static: "null")
+                    record.object("error", nil)
                 }
-                line.append(static: "}\n")
-                output.write(line)
+                output.write(record.line())
             }
         case .table:
             var table = TextTable(header: ["ACTION", "PATH", "NEW NAME", "TYPE", "REASON"], flexibleColumn: 1)
@@ -202,23 +191,19 @@ public enum RenameRun {
             summary = try RenameUndo.undo(reader, hooks: hooks) { o in
                 switch format {
                 case .ndjson:
-                    var line: [UInt8] = []
-                    line.append(static: "{\"schemaVersion\":2,")
-                    JSON.appendPath("path", Path.join(o.entry.directory, o.entry.to), to: &line)
-                    line.append(static: ",\"action\":")
-                    JSON.appendString(o.status.rawValue, to: &line)
-                    line.append(UInt8(ascii: ","))
-                    JSON.appendPath("to", Path.join(o.entry.directory, o.entry.from), to: &line)
-                    line.append(static: ",\"reason\":")
-                    JSON.appendString(o.reason, to: &line)
-                    line.append(static: ",\"error\":")
+                    var record = JSONObjectWriter()
+                    record.integer("schemaVersion", 2)
+                    record.path("path", Path.join(o.entry.directory, o.entry.to))
+                    record.string("action", o.status.rawValue)
+                    record.path("to", Path.join(o.entry.directory, o.entry.from))
+                    record.string("reason", o.reason)
                     if o.status == .refused || o.status == .leftoverLink {
-                        RecordEncoder.appendJSONError(code: o.status == .refused ? "refused" : "leftoverLink", message: o.reason, into: &line)
+                        let code = o.status == .refused ? "refused" : "leftoverLink"
+                        record.object("error") { $0.string("code", code); $0.string("message", o.reason) }
                     } else {
-                        line.append(static: "null")
+                        record.object("error", nil)
                     }
-                    line.append(static: "}\n")
-                    output.write(line)
+                    output.write(record.line())
                 case .table:
                     let bad = o.status == .refused || o.status == .leftoverLink
                     table.append([o.status.rawValue, Path.display(Path.join(o.entry.directory, o.entry.to)),

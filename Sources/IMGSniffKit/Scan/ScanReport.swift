@@ -69,43 +69,26 @@ public struct ScanSummary: Sendable {
 
     /// `scan --summary --format json`: one object.
     public func json() -> [UInt8] {
-        var out: [UInt8] = []
-        out.append(static: "{\"schemaVersion\":2,\"scanned\":")
-        out.append(decimal: scanned)
-        out.append(static: ",\"listed\":")
-        out.append(decimal: listed)
-        out.append(static: ",\"types\":{")
-        for (i, (type, n)) in sortedTypes.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.appendString(type.identifier, to: &out)
-            out.append(UInt8(ascii: ":"))
-            out.append(decimal: n)
+        var object = JSONObjectWriter()
+        object.integer("schemaVersion", 2)
+        object.integer("scanned", scanned)
+        object.integer("listed", listed)
+        object.object("types") { types in
+            for (type, n) in sortedTypes { types.integer(named: type.identifier, n) }
         }
-        out.append(static: "},\"unknown\":")
-        out.append(decimal: unknown)
-        out.append(static: ",\"empty\":")
-        out.append(decimal: empty)
-        out.append(static: ",\"mismatches\":")
-        out.append(decimal: mismatches)
-        out.append(static: ",\"errors\":")
-        out.append(decimal: errors)
-        out.append(static: ",\"notRead\":")
-        out.append(decimal: notRead)
-        out.append(static: interrupted ? ",\"interrupted\":true" : ",\"interrupted\":false")
+        object.integer("unknown", unknown)
+        object.integer("empty", empty)
+        object.integer("mismatches", mismatches)
+        object.integer("errors", errors)
+        object.integer("notRead", notRead)
+        object.bool("interrupted", interrupted)
         if crossCheck.total + crossCheck.errors > 0 {
-            out.append(static: ",\"libmagic\":{")
-            for (i, verdict) in Verdict.allCases.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSON.appendString(verdict.rawValue, to: &out)
-                out.append(UInt8(ascii: ":"))
-                out.append(decimal: crossCheck.counts[verdict] ?? 0)
+            object.object("libmagic") { counts in
+                for verdict in Verdict.allCases { counts.integer(named: verdict.rawValue, crossCheck.counts[verdict] ?? 0) }
+                counts.integer("errors", crossCheck.errors)
             }
-            out.append(static: ",\"errors\":")
-            out.append(decimal: crossCheck.errors)
-            out.append(UInt8(ascii: "}"))
         }
-        out.append(static: "}\n")
-        return out
+        return object.line()
     }
 
     /// `scan --summary --format csv`: identifier and count per row.

@@ -275,3 +275,92 @@ extension Array where Element == UInt8 {
         append(contentsOf: String(n).utf8)
     }
 }
+
+/// A JSON object written member by member, for the records and lines off the scan's hot path
+/// (rename and undo records, journal lines, summaries, the type listing). Members come out in the
+/// order they are added; strings are escaped by `JSON.appendString`, paths by `JSON.appendPath`.
+public struct JSONObjectWriter {
+    public private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private var empty = true
+
+    public init() {}
+
+    private mutating func key(_ k: StaticString) {
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        empty = false
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(static: k)
+        bytes.append(static: "\":")
+    }
+
+    /// A member named at run time (a type's identifier in a table of counts) with an integer.
+    public mutating func integer<I: BinaryInteger>(named k: String, _ value: I) {
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        empty = false
+        JSON.appendString(k, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(decimal: value)
+    }
+
+    /// A string member, or null.
+    public mutating func string(_ k: StaticString, _ value: String?) {
+        key(k)
+        if let value { JSON.appendString(value, to: &bytes) } else { bytes.append(static: "null") }
+    }
+
+    /// An integer member, or null.
+    public mutating func integer<I: BinaryInteger>(_ k: StaticString, _ value: I?) {
+        key(k)
+        if let value { bytes.append(decimal: value) } else { bytes.append(static: "null") }
+    }
+
+    /// A Boolean member, or null.
+    public mutating func bool(_ k: StaticString, _ value: Bool?) {
+        key(k)
+        switch value {
+        case true?: bytes.append(static: "true")
+        case false?: bytes.append(static: "false")
+        case nil: bytes.append(static: "null")
+        }
+    }
+
+    /// A path member (and `…Bytes` in base64 when it is not UTF-8), or null.
+    public mutating func path(_ k: StaticString, _ value: [UInt8]?) {
+        guard let value else { key(k); bytes.append(static: "null"); return }
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        empty = false
+        JSON.appendPath(k, value, to: &bytes)
+    }
+
+    /// An array of strings.
+    public mutating func strings(_ k: StaticString, _ values: [String]) {
+        key(k)
+        bytes.append(UInt8(ascii: "["))
+        for (i, v) in values.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSON.appendString(v, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// A member whose value is JSON already written (a nested object, an array, a literal).
+    public mutating func raw(_ k: StaticString, _ json: [UInt8]) {
+        key(k)
+        bytes.append(contentsOf: json)
+    }
+
+    /// A nested object, or null.
+    public mutating func object(_ k: StaticString, _ build: ((inout JSONObjectWriter) -> Void)?) {
+        key(k)
+        guard let build else { bytes.append(static: "null"); return }
+        var inner = JSONObjectWriter()
+        build(&inner)
+        bytes.append(contentsOf: inner.finished())
+    }
+
+    /// The object's text (with its closing brace).
+    public func finished() -> [UInt8] { bytes + [UInt8(ascii: "}")] }
+
+    /// The object's text and a newline: one NDJSON line.
+    public func line() -> [UInt8] { bytes + [UInt8(ascii: "}"), 0x0A] }
+}
