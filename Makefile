@@ -152,9 +152,12 @@ man:
 		--date $(MAN_DATE) --authors "The ImageSniff authors"
 	sed 's/^$$/.Pp/' "$(BUILD_DIR)/plugins/GenerateManual/outputs/imgsniff/imgsniff.1" > docs/imgsniff.1
 
-## docs: DocC documentation of the ImageSniff library
+## docs: DocC documentation of the ImageSniff library (.build/docs; the toolchain's docc, no plugin), warnings as errors
 docs:
-	$(SWIFT) package $(SCRATCH) generate-documentation --target ImageSniff
+	$(SWIFT) build $(SCRATCH) --target ImageSniff -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(BUILD_DIR)/symbolgraphs
+	docc convert Sources/ImageSniff/ImageSniff.docc --additional-symbol-graph-dir $(BUILD_DIR)/symbolgraphs \
+		--fallback-display-name ImageSniff --fallback-bundle-identifier org.imagesniff.ImageSniff \
+		--output-path $(BUILD_DIR)/docs --warnings-as-errors
 
 ## help: this list
 help:

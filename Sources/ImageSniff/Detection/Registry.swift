@@ -4,7 +4,7 @@
 
 /// A format family: the formats one concept covers (JPEG and its relatives, the TIFF-based RAWs,
 /// the texture formats...), with the rules that detect them and the readers of their properties.
-protocol FormatFamily {
+protocol FormatFamily: Sendable {
     /// The detection rules, in the order the detector tries those that share a first byte.
     static var rules: [Rule] { get }
     /// The property readers (none for families of neighbours: audio, video, archives).
