@@ -1,28 +1,64 @@
 // Bounds-checked reads over the bytes under inspection. Every accessor answers nil (or false)
 // when the bytes are not there; none can trap, whatever the offset.
 
+/// A range of the data held away from its first bytes: what a read plan fetched at `offset`.
+struct FarWindow {
+    let offset: Int
+    let bytes: UnsafeRawBufferPointer
+    var end: Int { offset + bytes.count }
+}
+
+/// The bytes under inspection: the first bytes of the data (`base`, from offset 0) and the
+/// ranges a read plan fetched further on (`windows`, sorted, apart from `base`). Offsets are the
+/// data's own; every accessor reads wherever the bytes are held, and answers nil where they are not.
 struct ByteView {
     let base: UnsafeRawBufferPointer
+    let windows: UnsafeBufferPointer<FarWindow>
 
-    @inline(__always) var count: Int { base.count }
-
-    /// Whether `length` bytes exist at `offset`.
-    @inline(__always) func has(_ offset: Int, _ length: Int) -> Bool {
-        offset >= 0 && length >= 0 && offset <= base.count &- length
+    init(base: UnsafeRawBufferPointer, windows: UnsafeBufferPointer<FarWindow> = UnsafeBufferPointer(start: nil, count: 0)) {
+        self.base = base
+        self.windows = windows
     }
 
+    /// How many of the data's first bytes are held (the far windows are not counted).
+    @inline(__always) var count: Int { base.count }
+
+    /// Where `length` bytes at `offset` are held: the start of their run, or nil.
+    @inline(__always) func pointer(_ offset: Int, _ length: Int) -> UnsafeRawPointer? {
+        guard offset >= 0, length >= 0 else { return nil }
+        if offset <= base.count &- length { return base.baseAddress.map { $0 + offset } ?? (length == 0 ? UnsafeRawPointer(bitPattern: 1) : nil) }
+        return farPointer(offset, length)
+    }
+
+    private func farPointer(_ offset: Int, _ length: Int) -> UnsafeRawPointer? {
+        for w in windows where offset >= w.offset && offset &+ length <= w.end {
+            return w.bytes.baseAddress.map { $0 + (offset - w.offset) }
+        }
+        return nil
+    }
+
+    /// Whether `length` bytes exist at `offset` (in the first bytes or one far window).
+    @inline(__always) func has(_ offset: Int, _ length: Int) -> Bool {
+        if offset >= 0 && length >= 0 && offset <= base.count &- length { return true }
+        return windows.count > 0 && farPointer(offset, length) != nil
+    }
+
+    /// Whether every byte of `range` is held.
+    func has(_ range: Range<Int>) -> Bool { has(range.lowerBound, range.count) }
+
     @inline(__always) func u8(_ offset: Int) -> UInt8? {
-        offset >= 0 && offset < base.count ? base[offset] : nil
+        if offset >= 0 && offset < base.count { return base[offset] }
+        return windows.count > 0 ? farPointer(offset, 1)?.load(as: UInt8.self) : nil
     }
 
     @inline(__always) func u16be(_ offset: Int) -> UInt16? {
-        guard has(offset, 2) else { return nil }
-        return UInt16(base[offset]) << 8 | UInt16(base[offset + 1])
+        guard let p = pointer(offset, 2) else { return nil }
+        return UInt16(p.load(as: UInt8.self)) << 8 | UInt16(p.load(fromByteOffset: 1, as: UInt8.self))
     }
 
     @inline(__always) func u16le(_ offset: Int) -> UInt16? {
-        guard has(offset, 2) else { return nil }
-        return UInt16(base[offset + 1]) << 8 | UInt16(base[offset])
+        guard let p = pointer(offset, 2) else { return nil }
+        return UInt16(p.load(fromByteOffset: 1, as: UInt8.self)) << 8 | UInt16(p.load(as: UInt8.self))
     }
 
     @inline(__always) func u16(_ offset: Int, bigEndian: Bool) -> UInt16? {
@@ -30,15 +66,15 @@ struct ByteView {
     }
 
     @inline(__always) func u32be(_ offset: Int) -> UInt32? {
-        guard has(offset, 4) else { return nil }
-        return UInt32(base[offset]) << 24 | UInt32(base[offset + 1]) << 16
-            | UInt32(base[offset + 2]) << 8 | UInt32(base[offset + 3])
+        guard let p = pointer(offset, 4) else { return nil }
+        return UInt32(p.load(as: UInt8.self)) << 24 | UInt32(p.load(fromByteOffset: 1, as: UInt8.self)) << 16
+            | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 8 | UInt32(p.load(fromByteOffset: 3, as: UInt8.self))
     }
 
     @inline(__always) func u32le(_ offset: Int) -> UInt32? {
-        guard has(offset, 4) else { return nil }
-        return UInt32(base[offset + 3]) << 24 | UInt32(base[offset + 2]) << 16
-            | UInt32(base[offset + 1]) << 8 | UInt32(base[offset])
+        guard let p = pointer(offset, 4) else { return nil }
+        return UInt32(p.load(fromByteOffset: 3, as: UInt8.self)) << 24 | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 16
+            | UInt32(p.load(fromByteOffset: 1, as: UInt8.self)) << 8 | UInt32(p.load(as: UInt8.self))
     }
 
     @inline(__always) func u32(_ offset: Int, bigEndian: Bool) -> UInt32? {
@@ -53,16 +89,25 @@ struct ByteView {
     /// Whether the ASCII (or any byte) string `s` stands at `offset`.
     @inline(__always) func matches(_ s: StaticString, at offset: Int = 0) -> Bool {
         let n = s.utf8CodeUnitCount
-        guard has(offset, n) else { return false }
+        guard let q = pointer(offset, n) else { return false }
         let p = s.utf8Start
-        for i in 0..<n where base[offset + i] != p[i] { return false }
+        for i in 0..<n where q.load(fromByteOffset: i, as: UInt8.self) != p[i] { return false }
         return true
     }
 
     /// Whether `s` stands at `offset`, ignoring ASCII case.
     func matchesIgnoringCase(_ s: StaticString, at offset: Int) -> Bool {
-        guard has(offset, s.utf8CodeUnitCount) else { return false }
-        return prefixMatchesIgnoringCase(s, at: offset)
+        let n = s.utf8CodeUnitCount
+        guard let q = pointer(offset, n) else { return false }
+        let p = s.utf8Start
+        for i in 0..<n {
+            var b = q.load(fromByteOffset: i, as: UInt8.self)
+            if b >= 0x41 && b <= 0x5A { b |= 0x20 }
+            var c = p[i]
+            if c >= 0x41 && c <= 0x5A { c |= 0x20 }
+            if b != c { return false }
+        }
+        return true
     }
 
     /// Whether the bytes that exist of `s`'s length at `offset` match it, ignoring ASCII case.
@@ -92,8 +137,11 @@ struct ByteView {
     /// Whether the `length` bytes at `offset` are the big-endian bytes of `value` (for
     /// signatures with bytes above 0x7F, which a `StaticString` would store as UTF-8).
     @inline(__always) func equals(_ value: UInt64, length: Int, at offset: Int = 0) -> Bool {
-        guard has(offset, length) else { return false }
-        return prefixMatches(value, length: length, at: offset)
+        guard let q = pointer(offset, length) else { return false }
+        for i in 0..<length where q.load(fromByteOffset: i, as: UInt8.self) != UInt8(truncatingIfNeeded: value >> UInt64(8 * (length - 1 - i))) {
+            return false
+        }
+        return true
     }
 
     /// Whether the bytes that exist of the `length` at `offset` match the big-endian `value`.
@@ -105,17 +153,31 @@ struct ByteView {
         return true
     }
 
-    /// The first offset in `range` (clamped to the bytes) where `s` stands.
+    /// The first offset in `range` (clamped to the bytes held: the first bytes, or else the far
+    /// window where `range` starts) where `s` stands.
     func find(_ s: StaticString, in range: Range<Int>) -> Int? {
         let n = s.utf8CodeUnitCount
         guard n > 0 else { return nil }
         let lower = max(range.lowerBound, 0)
-        let upper = min(range.upperBound, base.count) - n
+        var run = base
+        var origin = 0
+        if lower >= base.count, let w = windows.first(where: { lower >= $0.offset && lower < $0.end }) {
+            run = w.bytes
+            origin = w.offset
+        }
+        let upper = min(range.upperBound, origin + run.count) - n
         guard lower <= upper else { return nil }
         let first = s.utf8Start[0]
+        let p = s.utf8Start
         var i = lower
-        while i <= upper {
-            if base[i] == first && matches(s, at: i) { return i }
+        scan: while i <= upper {
+            if run[i - origin] == first {
+                for k in 1..<n where run[i - origin + k] != p[k] {
+                    i += 1
+                    continue scan
+                }
+                return i
+            }
             i += 1
         }
         return nil
