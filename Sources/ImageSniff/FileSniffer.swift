@@ -66,15 +66,19 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Reads file prefixes into a buffer it reuses: create one per thread and call it for every
-/// file, so that scanning allocates nothing per file.
+/// Reads what detection (and properties) ask for from files, into buffers it reuses: create one
+/// per thread (or task) and call it for every file, so that scanning allocates nothing per file
+/// that is answered from its first bytes.
 public final class FileSniffer {
     private var buffer: UnsafeMutableRawBufferPointer
     private var tailBuffer: UnsafeMutableRawBufferPointer
+    private var windows = WindowStore()
 
-    /// How many bytes the last detection read from its file (prefix reads and the tail read),
-    /// for callers and tests that watch the cost. Never more than `Limits.maxPrefix` plus a few
-    /// reads of the growing prefix and `Limits.tailLength`.
+    /// What each inspection may read (see `ReadBudget`).
+    public let budget: ReadBudget
+
+    /// How many bytes the last detection read from its file (the first bytes, far windows and the
+    /// last bytes), for callers and tests that watch the cost.
     public private(set) var lastBytesRead = 0
     /// How many `pread` calls the last detection made.
     public private(set) var lastReadCount = 0
@@ -83,7 +87,8 @@ public final class FileSniffer {
     /// How many of the file's first bytes the buffer holds after the last detection.
     private var held = 0
 
-    public init() {
+    public init(budget: ReadBudget = .default) {
+        self.budget = budget
         buffer = .allocate(byteCount: Limits.initialRead, alignment: 16)
         tailBuffer = .allocate(byteCount: Limits.tailLength, alignment: 16)
     }
@@ -91,6 +96,7 @@ public final class FileSniffer {
     deinit {
         buffer.deallocate()
         tailBuffer.deallocate()
+        windows.reset()
     }
 
     /// Calls `body` with the first bytes of the last file detected, as the detection read them
@@ -105,9 +111,8 @@ public final class FileSniffer {
         try inspect(fileAt: path, hint: hint, properties: false).detection
     }
 
-    /// Detects the format of the file at `path` and reads its image's properties from its header
-    /// (see `ImageSniffer.inspect(_:hint:)`): reads more of the file only when a header sits
-    /// deeper, never past `Limits.maxPrefix`.
+    /// Detects the format of the file at `path` and reads its image's properties (see
+    /// `ImageSniffer.inspect(_:hint:)`), wherever in the file they lie, within `budget`.
     public func inspect(fileAt path: String, hint: String? = nil) throws(FileError) -> Inspection {
         try inspect(fileAt: path, hint: hint, properties: true)
     }
@@ -185,62 +190,94 @@ public final class FileSniffer {
         lastBytesRead = 0
         lastReadCount = 0
         held = 0
-        let have = try read(fd, count: min(size, Limits.initialRead))
-        return try detectRead(fd, have: have, size: size, hint: hint, properties: properties)
+        windows.reset()
+        var source = FileSource(sniffer: self, fd: fd, length: size)
+        defer {
+            lastLength = source.length
+            held = source.held
+        }
+        // The first read: 4 KiB settles nearly every file.
+        let first = try read(fd, count: min(size, Limits.initialRead))
+        source.held = first
+        if first < min(size, Limits.initialRead) { source.length = first }  // shrank under us
+        return try Inspector.run(&source, hint: hint, properties: properties)
     }
 
-    /// Detection once the buffer holds the first `have` bytes of a file of `size` bytes: the
-    /// answer for those bytes (`ImageSniffer.judge`), reading more of the start or the last bytes
-    /// as it asks.
-    private func detectRead(_ fd: Int32, have firstRead: Int, size: Int, hint: String?, properties: Bool) throws(FileError) -> Inspection {
-        var have = firstRead
-        // A file that shrank under us is as long as what we could read.
-        var total = have < min(size, Limits.initialRead) ? have : size
+    /// The source the inspector reads this file through.
+    private struct FileSource: ReadSource {
+        let sniffer: FileSniffer
+        let fd: Int32
+        var length: Int
+        var held = 0
         var tail: UnsafeRawBufferPointer?
-        lastLength = total
-        defer { lastLength = total; held = have }
-        for _ in 0..<16 {
-            let view = UnsafeRawBufferPointer(rebasing: buffer[..<have])
-            switch ImageSniffer.judge(view, length: total, tail: tail, hint: hint) {
-            case .decided(let answer):
-                guard properties, answer.type.isImage else { return Inspection(detection: answer, properties: .unknown) }
-                return Inspection(detection: answer, properties: try readProperties(fd, of: answer.type, have: &have, total: &total))
-            case .needsMoreData(let n):
-                let want = min(max(n, have * 2), total, Limits.maxPrefix)
-                let got = try read(fd, have: have, count: want)
-                if got < want { total = got }  // shrank while we read
-                have = got
-            case .provisional(let answer, _):
-                guard tail == nil else { return Inspection(detection: answer, properties: .unknown) }
-                let n = min(Limits.tailLength, total)
-                let got = pread(fd, tailBuffer.baseAddress, n, off_t(total - n))
-                lastReadCount += 1
-                lastBytesRead += max(got, 0)
-                if got != n { total = have; continue }  // shrank: what we hold is all there is
-                tail = UnsafeRawBufferPointer(rebasing: tailBuffer[..<n])
-            }
+
+        init(sniffer: FileSniffer, fd: Int32, length: Int) {
+            self.sniffer = sniffer
+            self.fd = fd
+            self.length = length
         }
-        // Unreachable in practice: every pass either answers or grows what it has seen.
-        return Inspection(detection: Detection(type: .data, confidence: .unknown, completeness: .truncated), properties: .unknown)
+
+        var budget: ReadBudget { sniffer.budget }
+        var reach: Reach { sniffer.windows.reach(sniffer.budget) }
+
+        mutating func growPrefix(to n: Int) throws(FileError) {
+            let got = try sniffer.read(fd, have: held, count: n)
+            if got < n { length = got }  // shrank while we read
+            held = got
+        }
+
+        mutating func fetchWindow(_ window: Range<Int>) throws(FileError) {
+            let fd = self.fd
+            var failure: FileError?
+            var got = 0
+            let sniffer = self.sniffer
+            sniffer.windows.add(window) { buffer in
+                do throws(FileError) {
+                    got = try FileSniffer.pread(fd, into: buffer, at: window.lowerBound, sniffer: sniffer)
+                } catch {
+                    failure = error
+                }
+                return got
+            }
+            if let failure { throw failure }
+            if got < window.count && window.lowerBound + got < length { length = window.lowerBound + got }
+        }
+
+        mutating func readTail() throws(FileError) -> Bool {
+            let n = min(Limits.tailLength, length)
+            let got = Glibc.pread(fd, sniffer.tailBuffer.baseAddress, n, off_t(length - n))
+            sniffer.lastReadCount += 1
+            sniffer.lastBytesRead += max(got, 0)
+            if got != n {
+                length = held  // shrank: what we hold is all there is
+                return false
+            }
+            tail = UnsafeRawBufferPointer(rebasing: sniffer.tailBuffer[..<n])
+            return true
+        }
+
+        func withView<R>(_ body: (ByteView) -> R) -> R {
+            sniffer.windows.withWindows { body(ByteView(base: UnsafeRawBufferPointer(rebasing: sniffer.buffer[..<held]), windows: $0)) }
+        }
     }
 
-    /// The properties of `type` from the file's start, reading more of it (up to the cap) as
-    /// the reader asks.
-    private func readProperties(_ fd: Int32, of type: ImageType, have: inout Int, total: inout Int) throws(FileError) -> ImageProperties {
-        for _ in 0..<16 {
-            switch ImageSniffer.readProperties(type, UnsafeRawBufferPointer(rebasing: buffer[..<have]), length: total) {
-            case .done(let p):
-                return p
-            case .need(let n, let partial):
-                let want = min(max(n, have * 2), total, Limits.maxPrefix)
-                guard want > have else { return partial }
-                let got = try read(fd, have: have, count: want)
-                if got < want { total = got }
-                guard got > have else { return partial }
-                have = got
+    /// Reads `buffer.count` bytes at `offset` (fewer at the end of the file), retrying on EINTR
+    /// and short reads.
+    fileprivate static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
+                                  sniffer: FileSniffer) throws(FileError) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let n = Glibc.pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            sniffer.lastReadCount += 1
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(errno: errno)
             }
+            if n == 0 { break }
+            sniffer.lastBytesRead += n
+            done += n
         }
-        return .unknown
+        return done
     }
 
     /// Makes the buffer hold the first `count` bytes of the file, given that it holds the first
@@ -253,19 +290,8 @@ public final class FileSniffer {
             buffer.deallocate()
             buffer = grown
         }
-        var done = have
-        while done < count {
-            let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(done))
-            lastReadCount += 1
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileError(errno: errno)
-            }
-            if n == 0 { break }
-            lastBytesRead += n
-            done += n
-        }
-        return done
+        guard count > have else { return count }
+        return have + (try FileSniffer.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[have..<count]), at: have, sniffer: self))
     }
 }
 

@@ -51,69 +51,65 @@ public enum ImageSniffer {
     }
 
     /// Detects the format of raw memory, taken to be the whole data unless `totalLength` says more.
-    /// Looks at no more than the first `Limits.maxPrefix` bytes and the last `Limits.tailLength`.
+    /// Reads what the answer needs within the default `ReadBudget`: the first
+    /// `ReadBudget.prefixCap` bytes, ranges further on, and the last `Limits.tailLength`.
     public static func detect(_ buffer: UnsafeRawBufferPointer, totalLength: Int? = nil, tail: [UInt8]? = nil,
                               hint: String? = nil) -> Detection {
+        detect(buffer, totalLength: totalLength, tail: tail, hint: hint, budget: .default)
+    }
+
+    static func detect(_ buffer: UnsafeRawBufferPointer, totalLength: Int?, tail: [UInt8]?, hint: String?,
+                       budget: ReadBudget) -> Detection {
         let total = max(totalLength ?? buffer.count, buffer.count)
-        let view = UnsafeRawBufferPointer(rebasing: buffer.prefix(Limits.maxPrefix))
-        guard total > view.count else { return detect(view, total: total, tail: nil, hint: hint) }
-        if let tail {
-            return tail.suffix(Limits.tailLength).withUnsafeBytes { detect(view, total: total, tail: $0, hint: hint) }
+        if let tail, total > buffer.count {
+            return tail.suffix(Limits.tailLength).withUnsafeBytes {
+                MemorySource(buffer, total: total, budget: budget).detect(tail: $0, hint: hint)
+            }
         }
-        if total == buffer.count {
+        let source = MemorySource(buffer, total: total, budget: budget)
+        if total == buffer.count && total > budget.prefixCap {
             // The whole data, longer than the cap: its own last bytes are the tail.
-            return detect(view, total: total, tail: UnsafeRawBufferPointer(rebasing: buffer.suffix(Limits.tailLength)), hint: hint)
+            return source.detect(tail: UnsafeRawBufferPointer(rebasing: buffer.suffix(Limits.tailLength)), hint: hint)
         }
-        return detect(view, total: total, tail: nil, hint: hint)
+        return source.detect(tail: nil, hint: hint)
     }
 
-    private static func detect(_ view: UnsafeRawBufferPointer, total: Int, tail: UnsafeRawBufferPointer?, hint: String?) -> Detection {
-        switch judge(view, length: total, tail: tail, hint: hint) {
-        case .decided(let answer):
-            return answer
-        case .needsMoreData(let n):
-            return Detection(type: .data, confidence: .unknown, completeness: .needsMoreData(n))
-        case .provisional(let answer, _):
-            // A trailer is wanted. Data that fits under the cap is read whole; beyond it, the
-            // answer is what the prefix says (pass `tail` for the trailer to count).
-            return total <= Limits.maxPrefix ? Detection(type: .data, confidence: .unknown, completeness: .needsMoreData(total)) : answer
-        }
-    }
-
-    /// What the detector says of `view`, the first bytes of data of `length` (nil: not known
-    /// yet) whose last bytes are `tail` (nil: not known yet). Every API answers through here:
-    /// bytes, prefixes, files and streams.
-    static func judge(_ view: UnsafeRawBufferPointer, length: Int?, tail: UnsafeRawBufferPointer?,
-                      hint: String?) -> IncrementalSniffer.Status {
-        let bytes = ByteView(base: view)
-        guard length == nil else { return judge(bytes, length: length, tail: tail, probe: nil, hint: hint) }
+    /// What the detector says of `view` (the first bytes of data of `length`, nil: not known
+    /// yet, and the far windows a read plan holds), whose last bytes are `tail` (nil: not known
+    /// yet), under `reach`. Every API answers through here: bytes, prefixes, files and streams.
+    static func judge(_ view: ByteView, length: Int?, tail: UnsafeRawBufferPointer?, hint: String?, reach: Reach) -> Verdict {
+        guard length == nil else { return judge(view, length: length, tail: tail, probe: nil, hint: hint, reach: reach) }
         var touched = false
-        return withUnsafeMutablePointer(to: &touched) { judge(bytes, length: nil, tail: nil, probe: $0, hint: hint) }
+        return withUnsafeMutablePointer(to: &touched) { judge(view, length: nil, tail: nil, probe: $0, hint: hint, reach: reach) }
     }
 
     private static func judge(_ bytes: ByteView, length: Int?, tail: UnsafeRawBufferPointer?,
-                              probe: UnsafeMutablePointer<Bool>?, hint: String?) -> IncrementalSniffer.Status {
+                              probe: UnsafeMutablePointer<Bool>?, hint: String?, reach: Reach) -> Verdict {
         let input: Input
         if let length {
-            input = Input(view: bytes, totalLength: length, limit: min(length, Limits.maxPrefix),
-                          tail: length > bytes.count ? tail.map { ByteView(base: $0) } : nil)
+            input = Input(view: bytes, totalLength: length, limit: min(length, reach.prefixCap),
+                          tail: length > bytes.count ? tail.map { ByteView(base: $0) } : nil, reach: reach)
         } else {
-            input = Input(streamView: bytes, probe: probe!)
+            input = Input(streamView: bytes, probe: probe!, reach: reach)
         }
         switch Detector.run(input) {
         case .needPrefix(let n):
-            return .needsMoreData(n)
+            return .needPrefix(n)
+        case .needRange(let r):
+            return .needRange(r)
         case .done(let hit, let truncated):
             let answer = ImageSniffer.finish(hit, truncated: truncated, input: input, hint: hint)
             return probe?.pointee == true ? .provisional(answer, awaiting: .end) : .decided(answer)
         case .needTail:
             // The answer if the end adds nothing: the checks that wanted it take their fallbacks.
             let assumed = length ?? Input.unknownLength
-            let blind = Input(view: bytes, totalLength: assumed, limit: min(assumed, Limits.maxPrefix),
-                              tail: ByteView(base: UnsafeRawBufferPointer(start: nil, count: 0)))
+            let blind = Input(view: bytes, totalLength: assumed, limit: min(assumed, reach.prefixCap),
+                              tail: ByteView(base: UnsafeRawBufferPointer(start: nil, count: 0)), reach: reach)
             switch Detector.run(blind) {
             case .needPrefix(let n):
-                return .needsMoreData(n)
+                return .needPrefix(n)
+            case .needRange(let r):
+                return .needRange(r)
             case .done(let hit, let truncated):
                 let answer = ImageSniffer.finish(hit, truncated: truncated, input: blind, hint: hint)
                 return .provisional(answer, awaiting: length == nil ? .end : .tail)

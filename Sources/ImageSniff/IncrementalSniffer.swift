@@ -61,9 +61,22 @@ public struct IncrementalSniffer: Sendable {
     /// The length announced at creation, if any.
     public let expectedLength: Int?
     public let hint: String?
+    /// What the sniffer may read (see `ReadBudget`): how far the first bytes are kept, far windows,
+    /// and how many bytes it passes over to reach one.
+    public let budget: ReadBudget
 
-    /// The first bytes, up to the read cap.
+    /// The first bytes, up to the cap.
     private var prefix: [UInt8] = []
+    /// Far windows taken from the stream as it passed: their bytes one after the other in `arena`.
+    private var windows: [(offset: Int, start: Int, count: Int)] = []
+    private var arena: [UInt8] = []
+    /// The far window being filled from the stream, and how much of it has come.
+    private var pending: Range<Int>?
+    private var pendingBytes: [UInt8] = []
+    /// Far windows read (and skipped-to), the end of the last, and bytes passed over to reach them.
+    private var windowReads = 0
+    private var forwardMark = 0
+    private var skipped = 0
     /// The last bytes seen (up to `Limits.tailLength`), or the tail offered.
     private var lastBytes: [UInt8] = []
     private var tailOffered = false
@@ -75,9 +88,11 @@ public struct IncrementalSniffer: Sendable {
     ///     `Content-Length`, a file's size); nil when only the end of the stream will tell. If the
     ///     data turns out longer or shorter, `finish()` answers for the bytes that came.
     ///   - hint: an identifier, filename extension or MIME type (see `ImageSniffer.detect(_:hint:)`).
-    public init(expectedLength: Int? = nil, hint: String? = nil) {
+    ///   - budget: what the sniffer may read (the default: `ReadBudget.default`).
+    public init(expectedLength: Int? = nil, hint: String? = nil, budget: ReadBudget = .default) {
         self.expectedLength = expectedLength.map { max(0, $0) }
         self.hint = hint
+        self.budget = budget
         if expectedLength == 0 { evaluate() }
     }
 
@@ -96,14 +111,14 @@ public struct IncrementalSniffer: Sendable {
     }
 
     /// Whether a reader should go on reading: nothing is decided, or a provisional answer still
-    /// has room to grow the prefix (fewer than `Limits.maxPrefix` bytes seen). Past that, more
-    /// bytes only matter at the end: a reader that stops answers with `detection`, and a reader
-    /// that reaches the end calls `finish()`.
+    /// has room to grow the prefix (fewer than `ReadBudget.prefixCap` bytes seen). Past that,
+    /// more bytes only matter at the end: a reader that stops answers with `detection`, and a
+    /// reader that reaches the end calls `finish()`.
     public var wantsMoreData: Bool {
         switch status {
         case .needsMoreData: return !isFinished
         case .decided: return false
-        case .provisional: return !isFinished && bytesSeen < Limits.maxPrefix
+        case .provisional: return !isFinished && (bytesSeen < budget.prefixCap || pending != nil)
         }
     }
 
@@ -112,18 +127,20 @@ public struct IncrementalSniffer: Sendable {
         precondition(!isFinished, "IncrementalSniffer.append after finish()")
         let count = chunk.count
         guard count > 0 else { return }
+        let start = bytesSeen
         bytesSeen += count
         if isDecided { return }
         // The first chunk is judged where it lies: a decision on it copies nothing.
-        var judged: Status?
-        if prefix.isEmpty && !tailOffered, let first = chunk.withContiguousStorageIfAvailable({ judgeInPlace($0) }) {
-            if case .decided = first {
-                status = first
+        var judged: Verdict?
+        if prefix.isEmpty && !tailOffered && start == 0, let first = chunk.withContiguousStorageIfAvailable({ judgeInPlace($0) }) {
+            if case .decided(let answer) = first {
+                status = .decided(answer)
                 return
             }
             judged = first
         }
-        let room = Limits.maxPrefix - prefix.count
+        let cap = budget.prefixCap
+        let room = cap - prefix.count
         if room > 0 { prefix.append(contentsOf: chunk.prefix(room)) }
         if !tailOffered {
             if count >= Limits.tailLength {
@@ -133,21 +150,70 @@ public struct IncrementalSniffer: Sendable {
                 if lastBytes.count > Limits.tailLength { lastBytes.removeFirst(lastBytes.count - Limits.tailLength) }
             }
         }
-        if let judged {
-            settle(judged)
-            return
+        if let judged { settle(judged) } else if case .provisional(_, .end) = status, pending == nil {
+            // Only the end can change it now.
+        } else if prefix.count >= nextRun || bytesSeen == expectedLength || (start + count > cap && pending == nil) {
+            evaluate()
         }
-        if case .provisional(_, .end) = status { return }  // only the end can change it now
-        if prefix.count >= nextRun || bytesSeen == expectedLength { evaluate() }
+        // Past the cap: the bytes a far window wants are kept; the others pass.
+        if start + count > cap {
+            var at = max(start, cap)
+            let end = start + count
+            var bytes = chunk.dropFirst(at - start)
+            while at < end && !isDecided {
+                guard let want = pending else { break }
+                if want.lowerBound > at {
+                    let pass = min(want.lowerBound, end) - at
+                    skipped += pass
+                    at += pass
+                    bytes = bytes.dropFirst(pass)
+                    if skipped > budget.bytesSkipped {
+                        // Too far to go: the window is out of reach.
+                        pending = nil
+                        pendingBytes = []
+                        forwardMark = max(forwardMark, want.upperBound)
+                        evaluate()
+                        continue
+                    }
+                    if at == end { break }
+                }
+                let take = min(want.upperBound, end) - at
+                pendingBytes.append(contentsOf: bytes.prefix(take))
+                at += take
+                bytes = bytes.dropFirst(take)
+                if at >= want.upperBound || (expectedLength.map { at >= $0 } ?? false) {
+                    commitPending()
+                    evaluate()
+                }
+            }
+            // What no far window wanted has passed: no window can start before it now.
+            forwardMark = max(forwardMark, pending == nil ? end : min(end, pending!.lowerBound))
+        }
+    }
+
+    /// Holds the far window that has come whole.
+    private mutating func commitPending() {
+        guard let want = pending else { return }
+        windows.append((want.lowerBound, arena.count, pendingBytes.count))
+        arena.append(contentsOf: pendingBytes)
+        forwardMark = max(forwardMark, want.upperBound)
+        pending = nil
+        pendingBytes = []
+    }
+
+    /// What the read plan may still fetch from the stream.
+    private var reach: Reach {
+        Reach(readsLeft: budget.reads - windowReads, windowBytesLeft: budget.bytesKept - budget.prefixCap - arena.count,
+              forwardMark: forwardMark, prefixCap: budget.prefixCap)
     }
 
     /// Judges the first chunk where it lies (the status is the one its copy would get).
-    private func judgeInPlace(_ chunk: UnsafeBufferPointer<UInt8>) -> Status {
+    private func judgeInPlace(_ chunk: UnsafeBufferPointer<UInt8>) -> Verdict {
         let bytes = UnsafeRawBufferPointer(chunk)
-        let view = UnsafeRawBufferPointer(rebasing: bytes.prefix(Limits.maxPrefix))
+        let view = UnsafeRawBufferPointer(rebasing: bytes.prefix(budget.prefixCap))
         let known = expectedLength.map { max($0, bytesSeen) }
         let tail = known == bytesSeen ? UnsafeRawBufferPointer(rebasing: bytes.suffix(Limits.tailLength)) : nil
-        return ImageSniffer.judge(view, length: known, tail: tail, hint: hint)
+        return ImageSniffer.judge(ByteView(base: view), length: known, tail: tail, hint: hint, reach: reach)
     }
 
     /// Offers the last bytes of the data (for a known length): the answer awaiting them settles.
@@ -164,18 +230,32 @@ public struct IncrementalSniffer: Sendable {
         guard !isFinished else { return }
         isFinished = true
         if isDecided { return }
-        let total = bytesSeen
-        let hint = self.hint
-        let final = prefix.withUnsafeBytes { view in
-            lastBytes.withUnsafeBytes { tail in
-                ImageSniffer.judge(view, length: total, tail: tail, hint: hint)
-            }
-        }
+        // A far window that was still coming holds what came.
+        if pending != nil, !pendingBytes.isEmpty { commitPending() }
+        pending = nil
+        forwardMark = max(forwardMark, bytesSeen)
+        let final = run(length: bytesSeen, tail: true)
         switch final {
         case .decided(let answer), .provisional(let answer, _): status = .decided(answer)
-        case .needsMoreData:
-            // Unreachable: with the end known, the view holds all there is to have.
+        case .needPrefix, .needRange:
+            // Unreachable: with the end known, everything there is to have was offered.
             status = .decided(Detection(type: .data, confidence: .unknown, completeness: .truncated))
+        }
+    }
+
+    /// Runs the detector on what is held.
+    private func run(length: Int?, tail tailKnown: Bool) -> Verdict {
+        let hint = self.hint
+        let reach = self.reach
+        return prefix.withUnsafeBytes { first in
+            arena.withUnsafeBytes { held in
+                let far = windows.map { FarWindow(offset: $0.offset, bytes: UnsafeRawBufferPointer(rebasing: held[$0.start..<($0.start + $0.count)])) }
+                return far.withUnsafeBufferPointer { w in
+                    lastBytes.withUnsafeBytes { tail in
+                        ImageSniffer.judge(ByteView(base: first, windows: w), length: length, tail: tailKnown ? tail : nil, hint: hint, reach: reach)
+                    }
+                }
+            }
         }
     }
 
@@ -184,24 +264,41 @@ public struct IncrementalSniffer: Sendable {
         let known = expectedLength.map { max($0, bytesSeen) }
         // The tail is known once offered, or once the data has all come.
         let tailKnown = known != nil && (tailOffered || bytesSeen == known)
-        let hint = self.hint
-        settle(prefix.withUnsafeBytes { view in
-            lastBytes.withUnsafeBytes { tail in
-                ImageSniffer.judge(view, length: known, tail: tailKnown ? tail : nil, hint: hint)
-            }
-        })
+        settle(run(length: known, tail: tailKnown))
     }
 
-    /// Takes the detector's answer for what is held; a request for more sets the next run.
-    private mutating func settle(_ judged: Status) {
-        status = judged
-        if case .needsMoreData(let n) = judged {
-            let held = prefix.count
-            // At least double what is held between runs (a walk that asks for a few bytes more
-            // each time costs a logarithmic number of runs), within what there is to have.
-            nextRun = max(n, min(held * 2, held + 64 * 1024))
-            nextRun = min(nextRun, min(expectedLength.map { max($0, bytesSeen) } ?? Limits.maxPrefix, Limits.maxPrefix))
-            status = .needsMoreData(nextRun)
+    /// Takes the detector's answer for what is held; a request for more sets the next run or
+    /// the far window to take from the stream.
+    private mutating func settle(_ judged: Verdict) {
+        let cap = budget.prefixCap
+        let known = expectedLength.map { max($0, bytesSeen) }
+        switch judged {
+        case .decided(let answer):
+            status = .decided(answer)
+        case .provisional(let answer, let awaiting):
+            status = .provisional(answer, awaiting: awaiting)
+        case .needPrefix(let n):
+            wantPrefix(n, cap: cap, known: known)
+        case .needRange(let r):
+            if ReadPlan.isNear(r, held: prefix.count, cap: cap) {
+                wantPrefix(r.upperBound, cap: cap, known: known)
+            } else {
+                // A far window: taken from the stream when it comes (the bytes before it pass).
+                let window = ReadPlan.window(for: r, length: known)
+                pending = window
+                pendingBytes = []
+                windowReads += 1
+                status = .needsMoreData(window.upperBound)
+            }
         }
+    }
+
+    private mutating func wantPrefix(_ n: Int, cap: Int, known: Int?) {
+        let held = prefix.count
+        // At least double what is held between runs (a walk that asks for a few bytes more
+        // each time costs a logarithmic number of runs), within what there is to have.
+        nextRun = max(n, min(held * 2, held + 64 * 1024))
+        nextRun = min(nextRun, min(known ?? cap, cap))
+        status = .needsMoreData(nextRun)
     }
 }

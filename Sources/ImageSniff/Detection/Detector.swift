@@ -12,6 +12,8 @@ enum Outcome {
     case done(Hit, truncated: Bool)
     case needPrefix(Int)
     case needTail
+    /// A range the read plan can fetch (see `ReadPlan`).
+    case needRange(Range<Int>)
 }
 
 enum Detector {
@@ -87,7 +89,7 @@ enum Detector {
         switch step {
         case .no: answered = nil
         case .hit(let hit): answered = hit
-        case .need(_, let fallback), .needTail(let fallback): answered = fallback
+        case .need(_, let fallback), .needTail(let fallback), .needRange(_, let fallback): answered = fallback
         }
         if let answered, answered.type != .data {
             assert(rule.produces.contains(answered.type), "rule \(rule.name) answered undeclared \(answered.type)")
@@ -108,7 +110,7 @@ enum Detector {
             switch step {
             case .no: continue
             case .hit: return step
-            case .need(_, let fallback), .needTail(let fallback):
+            case .need(_, let fallback), .needTail(let fallback), .needRange(_, let fallback):
                 if fallback != nil { return step }
                 if case .no = pending { pending = step }
             }
@@ -141,6 +143,15 @@ enum Detector {
             return nil
         case .needTail(let fallback):
             if input.endProbe != nil || (input.tail == nil && !input.isWhole) { return .needTail }
+            if let fallback { return .done(fallback, truncated: truncated) }
+            return nil
+        case .needRange(let range, let fallback):
+            // Fetched when the read plan can (wherever it lies); past the end of the data it is
+            // truncation; out of reach, the fallback.
+            if !input.view.has(range) {
+                if input.canFetch(range) { return .needRange(range) }
+                if input.isPastEnd(range) { truncated = true }
+            }
             if let fallback { return .done(fallback, truncated: truncated) }
             return nil
         }

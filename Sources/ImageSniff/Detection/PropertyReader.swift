@@ -9,6 +9,21 @@ enum PropertyStep {
     /// The reader wants the first `n` bytes to go further; `partial` is what it has so far (the
     /// answer if they cannot be had).
     case need(Int, partial: ImageProperties)
+    /// The reader wants these bytes, wherever they lie (see `ReadPlan`).
+    case needRange(Range<Int>, partial: ImageProperties)
+}
+
+/// What one run of a property reader over the held bytes concluded.
+enum PropertyVerdict {
+    case done(ImageProperties)
+    case needPrefix(Int, partial: ImageProperties)
+    case needRange(Range<Int>, partial: ImageProperties)
+
+    var partial: ImageProperties {
+        switch self {
+        case .done(let p), .needPrefix(_, let p), .needRange(_, let p): return p
+        }
+    }
 }
 
 /// Reads the properties of the types it declares.
@@ -46,50 +61,48 @@ enum PropertyRegistry {
 }
 
 extension ImageSniffer {
-    /// The properties of `type` from `view`, the first bytes of data of `length` bytes: `.done`,
-    /// or `.need(n)` when more of the start would tell more (and can be had under the cap).
-    static func readProperties(_ type: ImageType, _ view: UnsafeRawBufferPointer, length: Int) -> PropertyStep {
+    /// The properties of `type` from `view` (the held bytes of data of `length` bytes): `.done`,
+    /// or a request for bytes that can be had under `reach`.
+    static func readProperties(_ type: ImageType, _ view: ByteView, length: Int, reach: Reach) -> PropertyVerdict {
         guard let reader = PropertyRegistry.byType[type] else { return .done(.unknown) }
-        let input = Input(view: ByteView(base: view), totalLength: length, limit: min(length, Limits.maxPrefix), tail: nil)
+        let input = Input(view: view, totalLength: length, limit: min(length, reach.prefixCap), tail: nil, reach: reach)
         switch reader.read(input, type) {
         case .done(let properties):
             return .done(properties)
         case .need(let n, let partial):
-            return n > view.count && input.hasMore ? .need(min(n, input.limit), partial: partial) : .done(partial)
+            return n > view.count && input.hasMore ? .needPrefix(min(n, input.limit), partial: partial) : .done(partial)
+        case .needRange(let r, let partial):
+            return !view.has(r) && input.canFetch(r) ? .needRange(r, partial: partial) : .done(partial)
         }
     }
 
-    /// Detects the format of `bytes` and reads its image's properties from its header.
+    /// Detects the format of `bytes` and reads its image's properties.
     ///
-    /// Costs one detection, plus one header parse for an image (a walk over GIF frames or TIFF
-    /// pages at most, never past `Limits.maxPrefix`). Plain `detect(_:hint:)` does no property
+    /// Costs one detection, plus one header parse for an image, reading what the answer needs
+    /// wherever it lies within `budget` (see `ReadBudget`). Plain `detect(_:hint:)` does no property
     /// work.
-    public static func inspect<Bytes: Collection>(_ bytes: Bytes, hint: String? = nil) -> Inspection where Bytes.Element == UInt8 {
-        if let result = bytes.withContiguousStorageIfAvailable({ inspect(UnsafeRawBufferPointer($0), hint: hint) }) {
+    public static func inspect<Bytes: Collection>(_ bytes: Bytes, hint: String? = nil, budget: ReadBudget = .default) -> Inspection
+        where Bytes.Element == UInt8 {
+        if let result = bytes.withContiguousStorageIfAvailable({ inspect(UnsafeRawBufferPointer($0), hint: hint, budget: budget) }) {
             return result
         }
-        let count = bytes.count
-        let head = Array(bytes.prefix(Limits.maxPrefix))
-        let tail = count > head.count ? Array(bytes.suffix(Limits.tailLength)) : nil
-        return head.withUnsafeBytes { view in
-            let detection = detect(view, totalLength: count, tail: tail, hint: hint)
-            return Inspection(detection: detection, properties: properties(of: detection, view, length: count))
-        }
+        return Array(bytes).withUnsafeBytes { inspect($0, hint: hint, budget: budget) }
     }
 
-    /// `inspect(_:hint:)` for raw memory.
-    public static func inspect(_ buffer: UnsafeRawBufferPointer, hint: String? = nil) -> Inspection {
-        let detection = detect(buffer, hint: hint)
-        let view = UnsafeRawBufferPointer(rebasing: buffer.prefix(Limits.maxPrefix))
-        return Inspection(detection: detection, properties: properties(of: detection, view, length: buffer.count))
+    /// `inspect(_:hint:budget:)` for raw memory.
+    public static func inspect(_ buffer: UnsafeRawBufferPointer, hint: String? = nil, budget: ReadBudget = .default) -> Inspection {
+        var source = MemorySource(buffer, total: buffer.count, budget: budget)
+        do throws(FileError) {
+            return try Inspector.run(&source, hint: hint, properties: true)
+        } catch {
+            return Inspection(detection: detect(buffer, hint: hint), properties: .unknown)  // unreachable: memory does not fail
+        }
     }
 
     /// The properties of what `detection` found, from `view`, the first bytes of data of `length`
     /// bytes (what is not in view is not read: a reader that wants more gives what it has).
     public static func properties(of detection: Detection, _ view: UnsafeRawBufferPointer, length: Int) -> ImageProperties {
         guard detection.type.isImage else { return .unknown }
-        switch readProperties(detection.type, view, length: length) {
-        case .done(let p), .need(_, let p): return p
-        }
+        return readProperties(detection.type, ByteView(base: view), length: length, reach: .none(prefixCap: view.count)).partial
     }
 }

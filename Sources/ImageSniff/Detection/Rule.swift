@@ -26,6 +26,10 @@ enum Step {
     case need(Int, fallback: Hit?)
     /// The check wants the last bytes of the data (TGA's footer, JSON's closing bracket).
     case needTail(fallback: Hit?)
+    /// The check wants these bytes, wherever they lie (a TIFF's IFD at the end, the segments after
+    /// a large one). `fallback` is the answer if they cannot be had (past the end, or out of the
+    /// read plan's reach); nil means "not this format, then".
+    case needRange(Range<Int>, fallback: Hit?)
 
     var isHit: Bool { if case .hit = self { return true } else { return false } }
 }
@@ -46,31 +50,45 @@ struct Input {
     /// Set to true when a check read what is not known yet; nil when the end is known. (A
     /// pointer to the caller's flag, not a class: no allocation per detection.)
     let endProbe: UnsafeMutablePointer<Bool>?
+    /// What the read plan may still fetch.
+    let reach: Reach
 
-    init(view: ByteView, totalLength: Int, limit: Int, tail: ByteView?) {
+    init(view: ByteView, totalLength: Int, limit: Int, tail: ByteView?, reach: Reach? = nil) {
         self.view = view
         self.knownTotal = totalLength
         self.limit = limit
         self.knownTail = tail
         self.endProbe = nil
+        self.reach = reach ?? .none(prefixCap: limit)
     }
 
     /// Data whose length is not known yet: a stream seen as far as `view`.
-    init(streamView view: ByteView, probe: UnsafeMutablePointer<Bool>) {
+    init(streamView view: ByteView, probe: UnsafeMutablePointer<Bool>, reach: Reach? = nil) {
         self.view = view
         self.knownTotal = Input.unknownLength
-        self.limit = Limits.maxPrefix
+        self.limit = reach?.prefixCap ?? Limits.maxPrefix
         self.knownTail = nil
         self.endProbe = probe
+        self.reach = reach ?? .none(prefixCap: Limits.maxPrefix)
     }
 
-    private init(view: ByteView, total: Int, limit: Int, tail: ByteView?, probe: UnsafeMutablePointer<Bool>?) {
+    private init(view: ByteView, total: Int, limit: Int, tail: ByteView?, probe: UnsafeMutablePointer<Bool>?, reach: Reach) {
         self.view = view
         self.knownTotal = total
         self.limit = limit
         self.knownTail = tail
         self.endProbe = probe
+        self.reach = reach
     }
+
+    /// Whether the read plan can fetch `range` (not held yet): within the data when its length is
+    /// known, and within the plan's reach. (Reading it does not make the answer depend on the end.)
+    func canFetch(_ range: Range<Int>) -> Bool {
+        ReadPlan.canFetch(range, held: view.count, length: endProbe == nil ? knownTotal : nil, reach: reach)
+    }
+
+    /// Whether `range` lies past the end of the data (when the end is known).
+    func isPastEnd(_ range: Range<Int>) -> Bool { endProbe == nil && range.upperBound > knownTotal }
 
     /// What `totalLength` says of a stream whose end is not known: more than any cap, with
     /// room for arithmetic.
@@ -95,7 +113,7 @@ struct Input {
     /// rule), with the end as known or unknown as here.
     func dropping(first start: Int) -> Input {
         Input(view: ByteView(base: UnsafeRawBufferPointer(rebasing: view.base[start...])),
-              total: knownTotal - start, limit: limit - start, tail: knownTail, probe: endProbe)
+              total: knownTotal - start, limit: limit - start, tail: knownTail, probe: endProbe, reach: .none(prefixCap: limit - start))
     }
 }
 

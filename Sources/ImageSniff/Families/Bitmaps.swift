@@ -242,6 +242,7 @@ extension Bitmaps {
         switch pcx(v, at: Int(first)) {
         case .done(var p): p.frameCount = pages; return .done(p)
         case .need(let n, _): return .need(n, partial: ImageProperties(frameCount: pages))
+        case .needRange(let r, _): return .needRange(r, partial: ImageProperties(frameCount: pages))
         }
     }
 
