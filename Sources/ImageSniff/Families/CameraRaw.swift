@@ -44,10 +44,10 @@ enum CameraRaw: FormatFamily {
         guard let ifd0 = v.u32le(4) else { return .hit(Hit(panasonic)) }
         var walk = IFDWalk(view: v, layout: TIFFLayout(bigEndian: false, bigTIFF: false, base: 0))
         switch walk.readIFD(Int(ifd0)) {
-        case .needs(let n): return .need(n, fallback: Hit(.rw2, .family))
+        case .needs(let r): return .needRange(r, fallback: Hit(.rw2, .family))
         case .bad: return .hit(Hit(panasonic))
         case .ok:
-            if let end = walk.unreadValueEnd { return .need(end, fallback: Hit(.rw2, .family)) }
+            if let r = walk.unreadValue { return .needRange(r, fallback: Hit(.rw2, .family)) }
             return .hit(Hit(walk.make("LEICA") ? leica : panasonic))
         }
     }
@@ -115,27 +115,25 @@ enum CameraRaw: FormatFamily {
     /// Decides the TIFF-based type from IFD0 and what it points to.
     static func classify(_ walk: inout IFDWalk, ifd0: Int) -> Step {
         switch walk.readIFD(ifd0) {
-        case .needs(let n): return .need(n, fallback: Hit(.tiff, .family))
+        case .needs(let r): return .needRange(r, fallback: Hit(.tiff, .family))
         case .bad: return .hit(Hit(.tiff, .family))
         case .ok: break
         }
         if walk.tags.hasDNGVersion {
             // DxO ONE files are DNGs made by DxO; ImageIO names them apart.
-            if let end = walk.unreadValueEnd { return .need(end, fallback: Hit(.dng)) }
+            if let r = walk.unreadValue { return .needRange(r, fallback: Hit(.dng)) }
             return .hit(Hit(walk.make("DXO") ? .dxoRaw : .dng))
         }
-        if let end = walk.unreadValueEnd { return .need(end, fallback: Hit(.tiff, .family)) }
+        if let r = walk.unreadValue { return .needRange(r, fallback: Hit(.tiff, .family)) }
         let fromIFD0 = decide(walk)
         if fromIFD0.confidence != .family || walk.tags.subIFDs.count == 0 { return .hit(fromIFD0) }
         // IFD0 leaves it open: the SubIFDs hold the raw data's compression and photometric.
-        var pending: Int?
         let subIFDs = walk.tags.subIFDs
         for i in 0..<min(subIFDs.count, Budget.tiffSubIFDs) {
-            if case .needs(let n) = walk.readIFD(subIFDs[i]) { pending = max(pending ?? 0, n) }
+            if case .needs(let r) = walk.readIFD(subIFDs[i]) { walk.want(r) }
         }
-        if let end = walk.unreadValueEnd { pending = max(pending ?? 0, end) }
         let decided = decide(walk)
-        if let pending, decided.confidence == .family { return .need(pending, fallback: decided) }
+        if let pending = walk.unreadValue, decided.confidence == .family { return .needRange(pending, fallback: decided) }
         return .hit(decided)
     }
 

@@ -14,7 +14,7 @@ extension TIFF {
         var next = 0
     }
 
-    enum Read { case ok(Directory), needs(Int), bad }
+    enum Read { case ok(Directory), needs(Range<Int>), bad }
 
     /// Reads the IFD at `at` of data `length` bytes long: `.needs` when the IFD, or a value it
     /// points to within the data, lies past the bytes in view.
@@ -22,12 +22,12 @@ extension TIFF {
         let ifd: IFD
         switch IFD.read(v, at: at, l) {
         case .ok(let read): ifd = read
-        case .needs(let range): return .needs(range.upperBound == at + l.countSize ? range.upperBound : range.upperBound + l.offsetSize)
+        case .needs(let range): return .needs(range.lowerBound..<(range.upperBound == at + l.countSize ? range.upperBound : range.upperBound + l.offsetSize))
         case .bad: return .bad
         }
-        guard v.has(ifd.nextField.lowerBound, l.offsetSize) else { return .needs(ifd.nextField.upperBound) }
+        guard v.has(ifd.nextField.lowerBound, l.offsetSize) else { return .needs(at..<ifd.nextField.upperBound) }
         var d = Directory()
-        var wanted: Int?
+        var wanted: Range<Int>?
         for i in 0..<ifd.count {
             guard let e = ifd.entry(v, i) else { return .bad }
             // The first value of a SHORT, LONG or LONG8 entry (inline or at its offset).
@@ -35,7 +35,9 @@ extension TIFF {
                 let size = IFDEntry.size(ofType: e.type)
                 guard [3, 4, 13, 16, 18].contains(e.type) else { return nil }
                 // A value out of view but within the data: read on before answering.
-                if !e.inline, !v.has(e.valueAt, size), e.valueAt <= length - size { wanted = max(wanted ?? 0, e.valueAt + size) }
+                if !e.inline, !v.has(e.valueAt, size), e.valueAt <= length - size, wanted.map({ e.valueAt < $0.lowerBound }) ?? true {
+                    wanted = e.valueAt..<(e.valueAt + size)
+                }
                 guard let value = e.integer(v, l) else { return nil }
                 return (e.type == 16 || e.type == 18) && value > Int(Int32.max) ? nil : value
             }
@@ -75,7 +77,7 @@ extension TIFF {
         let first: Directory
         switch directory(v, at: ifd0, layout, length: input.totalLength) {
         case .ok(let d): first = d
-        case .needs(let n): return .need(n, partial: .unknown)
+        case .needs(let r): return .needRange(r, partial: .unknown)
         case .bad: return .done(.unknown)
         }
         var p = describe(first)
@@ -88,7 +90,7 @@ extension TIFF {
             for o in offsets.prefix(Budget.tiffIFDs) {
                 switch directory(v, at: o, layout, length: input.totalLength) {
                 case .ok(let d): candidates.append(d)
-                case .needs(let n): return .need(n, partial: p)
+                case .needs(let r): return .needRange(r, partial: p)
                 case .bad: continue
                 }
             }
@@ -112,10 +114,10 @@ extension TIFF {
             case .ok(let d):
                 if d.newSubfileType & 1 == 0 { pages += 1 }  // reduced-resolution images are not pages
                 next = d.next
-            case .needs(let n):
-                if n > input.totalLength { next = 0; break }
+            case .needs(let r):
+                if r.upperBound > input.totalLength { next = 0; break }
                 p.frameCount = nil
-                return .need(n, partial: p)
+                return .needRange(r, partial: p)
             case .bad:
                 next = 0
             }

@@ -92,16 +92,22 @@ struct IFDWalk {
     let layout: TIFFLayout
     var tags = TIFFTags()
     var visited = InlineOffsets()
-    /// The end of a value the decision reads (Make, Model, Software) that lies past the bytes
-    /// in view: no vendor is decided on bytes not yet read.
-    var unreadValueEnd: Int?
+    /// A value the decision reads (Make, Model, Software, SubIFD offsets) that lies past the bytes
+    /// held: no vendor is decided on bytes not yet read. (The first such, by offset: far reads go
+    /// forward.)
+    var unreadValue: Range<Int>?
+
+    mutating func want(_ range: Range<Int>) {
+        if let known = unreadValue, known.lowerBound <= range.lowerBound { return }
+        unreadValue = range
+    }
 
     init(view: ByteView, layout: TIFFLayout) {
         self.view = view
         self.layout = layout
     }
 
-    enum IFDRead { case ok, bad, needs(Int) }
+    enum IFDRead { case ok, bad, needs(Range<Int>) }
 
     /// Reads one IFD's entries into `tags`. Bounded: at most `Budget.ifdEntries` entries, at
     /// most `Budget.tiffIFDs` IFDs, and an IFD is never read twice.
@@ -110,7 +116,7 @@ struct IFDWalk {
         let ifd: IFD
         switch IFD.read(view, at: offset, layout) {
         case .ok(let read): ifd = read
-        case .needs(let range): return .needs(range.upperBound)
+        case .needs(let range): return .needs(range)
         case .bad: return .bad
         }
         visited.append(offset)
@@ -142,7 +148,7 @@ struct IFDWalk {
                 } else if e.count > 1, e.count <= Budget.tiffIFDs {
                     // The offsets are read only when all of them are in view: no decision on some.
                     guard view.has(e.valueAt, e.byteCount) else {
-                        unreadValueEnd = max(unreadValueEnd ?? 0, e.valueAt + e.byteCount)
+                        want(e.valueAt..<(e.valueAt + e.byteCount))
                         break
                     }
                     for k in 0..<e.count {
@@ -161,7 +167,7 @@ struct IFDWalk {
         guard e.type == 2 || e.type == 7 || e.type == 1, e.count > 0 else { return 0..<0 }
         let n = min(e.count, Budget.tiffString)
         guard view.has(e.valueAt, n) else {
-            unreadValueEnd = max(unreadValueEnd ?? 0, e.valueAt + n)
+            want(e.valueAt..<(e.valueAt + n))
             return 0..<0
         }
         var length = 0
