@@ -225,8 +225,8 @@ make jpeg/lossless-imagecodecs-sof3 public.jpeg no -- "${PE[@]}" ic ljpeg $S/gra
 make jpeg/lossless-libjpeg-turbo   public.jpeg no -- "${PE[@]}" ic jpeg8 $S/rose.png @OUT@ lossless=True
 # Pillow's MPO writer marks the frames after the first "undefined" (type 0x000000), as gain-map
 # JPEGs do: by CIPA DC-007 these are JPEGs with extra images, not multi-frame MPOs.
-make jpeg/mpf-pillow-undefined     public.jpeg no -- "${PE[@]}" pilall @OUT@ MPO $S/f1.png $S/f2.png
-make jpeg/mpf-pillow-3frames-undefined public.jpeg no -- "${PE[@]}" pilall @OUT@ MPO $S/f1.png $S/f2.png $S/f3.png quality=70
+make jpeg/mpf-pillow-undefined     public.mpo-image no -- "${PE[@]}" pilall @OUT@ MPO $S/f1.png $S/f2.png
+make jpeg/mpf-pillow-3frames-undefined public.mpo-image no -- "${PE[@]}" pilall @OUT@ MPO $S/f1.png $S/f2.png $S/f3.png quality=70
 # Multi-frame MPOs (type 0x02xxxx), as stereo and panorama cameras write them: no writer here, so
 # Pillow's output with its entries' types set by the spec.
 synth jpeg/mpo-stereo-disparity    public.mpo-image no 'Pillow MPO (two frames) with MPEntry attributes set to 0x20020002 and 0x00020002 (multi-frame, disparity: a stereo pair as the Fujifilm W3 writes it)' -- bash -c "python3 pyencode.py pilall $S/mpo-pair.jpg MPO $S/f1.png $S/f2.png && python3 synthesize.py mpf-types @OUT@ $S/mpo-pair.jpg 0x20020002 0x00020002"

@@ -19,48 +19,107 @@ enum JPEG: FormatFamily {
 
         var sawJPEGLS = false
         var multiFrame = false
+        var frame: (width: Int, height: Int)?
+        var secondImage: Int?
         var answer: Hit { Hit(sawJPEGLS ? .jpegLS : multiFrame ? .mpo : .jpeg) }
         var undecided: Hit { sawJPEGLS ? Hit(.jpegLS) : Hit(.jpeg, .family) }
         var segments = JPEGSegments(v)
-        while let next = segments.next() {
+        walk: while let next = segments.next() {
             switch next {
             case .scan, .damaged:
                 // Start of scan (or end of image): every header segment has been seen. A damaged
                 // stream: JPEG is all we can say.
-                return .hit(answer)
+                break walk
             case .segment(let marker, let payload):
                 if marker == 0xF7 { sawJPEGLS = true }
+                if JPEGSegments.isFrameHeader(marker), let h = v.u16be(payload.lowerBound + 1), let w = v.u16be(payload.lowerBound + 3) {
+                    frame = (Int(w), Int(h))
+                }
                 guard marker == 0xE2 else { continue }
-                guard v.has(payload.lowerBound, 8) else { return .need(payload.lowerBound + 8, fallback: undecided) }
+                guard v.has(payload.lowerBound, 8) else { return .needRange(payload.lowerBound..<(payload.lowerBound + 8), fallback: undecided) }
                 if v.matches("MPF\0", at: payload.lowerBound) {
-                    guard payload.upperBound <= v.count else { return .need(payload.upperBound, fallback: undecided) }
-                    let entries = MultiPicture(v, tiff: payload.lowerBound + 4, end: payload.upperBound)
-                    if entries.hasMultiFrameImage { multiFrame = true }
+                    guard v.has(payload) else { return .needRange(payload, fallback: undecided) }
+                    let index = MultiPicture(v, tiff: payload.lowerBound + 4, end: payload.upperBound)
+                    if index.hasMultiFrameImage { multiFrame = true }
+                    secondImage = index.undecidedSecondImage
                 }
             }
         }
-        if let wanted = segments.needs { return .need(wanted.upperBound, fallback: undecided) }
+        if let wanted = segments.needs { return .needRange(wanted, fallback: undecided) }
+        // A second image whose MP type does not say what it is: a gain map keeps the file a JPEG;
+        // a full image beside the primary makes an MPO (CIPA DC-007's "undefined" type, which
+        // Pillow writes for its MPO frames); a smaller one is a thumbnail.
+        if let second = secondImage, !multiFrame, !sawJPEGLS, let frame {
+            switch describeSecondImage(v, at: second) {
+            case .gainMap, .other: break
+            case .frame(let w, let h):
+                if w * 2 > frame.width && h * 2 > frame.height { multiFrame = true }
+            case .needs(let r): return .needRange(r, fallback: answer)
+            }
+        }
         return .hit(answer)
+    }
+
+    /// What a secondary image of an MPF file is, from its header segments.
+    enum SecondImage: Equatable {
+        /// A gain map (its XMP declares one, or ISO 21496-1's APP2).
+        case gainMap
+        /// An image of this size.
+        case frame(width: Int, height: Int)
+        /// Not a JPEG there, or no frame header before its scan.
+        case other
+        case needs(Range<Int>)
+    }
+
+    /// Walks the header segments of the JPEG at `start` (an MPF secondary image): a gain map's
+    /// metadata, or its frame header. At most 64 segments.
+    static func describeSecondImage(_ v: ByteView, at start: Int) -> SecondImage {
+        guard v.has(start, 4) else { return .needs(start..<(start + 4)) }
+        guard v.u8(start) == 0xFF, v.u8(start + 1) == 0xD8 else { return .other }
+        var segments = JPEGSegments(v, from: start + 2)
+        var count = 0
+        while count < 64, let next = segments.next() {
+            count += 1
+            guard case .segment(let marker, let payload) = next else { return .other }
+            let body = payload.lowerBound
+            if marker == 0xE1 || marker == 0xE2 {
+                guard v.has(payload) else { return .needs(payload) }
+                if marker == 0xE1, v.matches("http://ns.adobe.com/xap/1.0/\0", at: body), mentionsGainMap(v, from: body, to: payload.upperBound) {
+                    return .gainMap
+                }
+                if marker == 0xE2, v.matches("urn:iso:std:iso:ts:21496:-1", at: body) { return .gainMap }
+            }
+            if JPEGSegments.isFrameHeader(marker) {
+                guard let h = v.u16be(body + 1), let w = v.u16be(body + 3) else { return .needs(payload) }
+                return .frame(width: Int(w), height: Int(h))
+            }
+        }
+        if let wanted = segments.needs { return .needs(wanted) }
+        return .other
     }
 }
 
 /// The MP Index IFD of a Multi-Picture Format segment (CIPA DC-007): what its MP entries say the
 /// images are. A stereo pair, a panorama or a multi-angle set (type codes 0x02xxxx) makes an MPO;
-/// a primary image with large thumbnails (0x01xxxx) or a gain map (0x000000, "undefined") is a
-/// JPEG with extra images.
+/// a primary image with large thumbnails (0x01xxxx) is a JPEG with extra images; an image of
+/// "undefined" type (0x000000, what gain maps and Pillow's MPO frames use) or a second "baseline
+/// primary" (0x030000) is decided by what it is.
 struct MultiPicture {
     private(set) var entryCount = 0
     private(set) var hasMultiFrameImage = false
     /// Entries of type 0 (undefined): what gain maps use.
     private(set) var undefinedImages = 0
+    /// Where the second image starts (absolute) when its type decides nothing.
+    private(set) var undecidedSecondImage: Int?
 
     /// Reads the MP entries of the MPF data whose TIFF header starts at `tiff`, within `end`.
     init(_ v: ByteView, tiff: Int, end: Int) {
-        for entry in MultiPicture.entries(v, tiff: tiff, end: end) {
+        for (index, entry) in MultiPicture.entries(v, tiff: tiff, end: end).enumerated() {
             entryCount += 1
             let type = entry.attribute & 0x00FF_FFFF
             if type & 0xFF_0000 == 0x02_0000 { hasMultiFrameImage = true }
             if type == 0 { undefinedImages += 1 }
+            if index == 1, type == 0 || type == 0x03_0000, entry.offset > 0 { undecidedSecondImage = tiff + entry.offset }
         }
     }
 }
@@ -80,9 +139,13 @@ extension JPEG {
         walk: while let next = segments.next() {
             guard case .segment(let marker, let payload) = next else { break walk }
             let body = payload.lowerBound, end = payload.upperBound
-            // Segments whose content counts are read whole.
-            let wanted = marker == 0xE1 || marker == 0xE2 || JPEGSegments.isFrameHeader(marker)
-            if wanted && end > v.count { return .need(end, partial: p) }
+            // What a segment is, from its first bytes; its whole content only where it counts
+            // (EXIF, XMP, MPF, the frame header), not a 64 KiB slice of an ICC profile.
+            let head = body..<min(end, body + 32)
+            if (0xE0...0xEF).contains(marker) || JPEGSegments.isFrameHeader(marker), !v.has(head) { return .needRange(head, partial: p) }
+            let whole = marker == 0xE1 && (v.matches("Exif\0\0", at: body) || v.matches("http://ns.adobe.com/xap/1.0/\0", at: body))
+                || marker == 0xE2 && v.matches("MPF\0", at: body) || JPEGSegments.isFrameHeader(marker)
+            if whole && !v.has(payload) { return .needRange(payload, partial: p) }
             switch marker {
             case 0xE1:
                 if v.matches("Exif\0\0", at: body), let o = Exif.orientation(v, tiff: body + 6, end: end) { p.orientation = o }
@@ -108,17 +171,16 @@ extension JPEG {
                 }
             }
         }
-        if let wanted = segments.needs { return .need(wanted.upperBound, partial: p) }
+        if let wanted = segments.needs { return .needRange(wanted, partial: p) }
         // The MPF index: the image count, and a gain map among the secondary images.
         if let (tiff, end) = multiPicture {
             let entries = MultiPicture.entries(v, tiff: tiff, end: end)
             if type == .mpo { p.frameCount = max(1, entries.count) }
             for entry in entries.dropFirst() where entry.offset > 0 {
-                let start = tiff + entry.offset
-                switch secondaryImageIsGainMap(v, at: start) {
-                case .yes: p.hasGainMap = true
-                case .no: break
-                case .unknown(let n): if n <= input.limit && n > v.count && input.hasMore { return .need(n, partial: p) }
+                switch describeSecondImage(v, at: tiff + entry.offset) {
+                case .gainMap: p.hasGainMap = true
+                case .frame, .other: break
+                case .needs(let r): return .needRange(r, partial: p)
                 }
             }
         }
@@ -132,26 +194,6 @@ extension JPEG {
             || v.find("GainMap\"", in: start..<end) != nil
     }
 
-    enum Verdict { case yes, no, unknown(Int) }
-
-    /// Whether the JPEG at `start` (an MPF secondary image) is a gain map: its APP segments carry
-    /// the gain map's XMP (`hdrgm:`, Apple's `HDRGainMap`) or ISO 21496-1's APP2.
-    static func secondaryImageIsGainMap(_ v: ByteView, at start: Int) -> Verdict {
-        guard v.has(start, 4) else { return .unknown(start + 4) }
-        guard v.u8(start) == 0xFF, v.u8(start + 1) == 0xD8 else { return .no }
-        var segments = JPEGSegments(v, from: start + 2)
-        var count = 0
-        while count < 64, let next = segments.next() {
-            count += 1
-            guard case .segment(let marker, let payload) = next, (0xE0...0xEF).contains(marker) else { return .no }
-            let body = payload.lowerBound, end = payload.upperBound
-            guard end <= v.count else { return .unknown(end) }
-            if marker == 0xE1, v.matches("http://ns.adobe.com/xap/1.0/\0", at: body), mentionsGainMap(v, from: body, to: end) { return .yes }
-            if marker == 0xE2, v.matches("urn:iso:std:iso:ts:21496:-1", at: body) { return .yes }
-        }
-        if let wanted = segments.needs { return .unknown(wanted.upperBound) }
-        return .no
-    }
 }
 
 extension MultiPicture {
