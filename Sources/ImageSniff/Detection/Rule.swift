@@ -87,8 +87,19 @@ struct Input {
         ReadPlan.canFetch(range, held: view.count, length: endProbe == nil ? knownTotal : nil, reach: reach)
     }
 
-    /// Whether `range` lies past the end of the data (when the end is known).
-    func isPastEnd(_ range: Range<Int>) -> Bool { endProbe == nil && range.upperBound > knownTotal }
+    /// Whether `range` lies past the end of the data. Of a stream whose end is not known yet, the
+    /// answer depends on the end: asking says so (the answer is provisional until the end).
+    func isPastEnd(_ range: Range<Int>) -> Bool {
+        if let endProbe {
+            endProbe.pointee = true
+            return false
+        }
+        return range.upperBound > knownTotal
+    }
+
+    /// The data's length when it is known, without making the answer depend on the end (nil for a
+    /// stream whose end has not come).
+    var knownLength: Int? { endProbe == nil ? knownTotal : nil }
 
     /// What `totalLength` says of a stream whose end is not known: more than any cap, with
     /// room for arithmetic.

@@ -17,18 +17,18 @@ extension ISOBMFF {
         let start = Int(ftypSize)
         // A sequence: the sample count of its first track.
         if [.heics, .heifs, .avis, .avcs].contains(type) {
-            switch findBox(v, fourCC("moov"), in: start, end: Int.max) {
+            switch findBox(v, fourCC("moov"), in: start, dataEnd: input.knownLength) {
             case .found(let moov, let end): p.frameCount = sampleCount(v, moov: moov, end: end)
-            case .needs(let n): if n <= input.limit { return .need(n, partial: p) }
+            case .needs(let r): return .needRange(r, partial: p)
             case .absent: break
             }
         } else {
             p.frameCount = 1
         }
         let meta: (Int, Int)
-        switch findBox(v, fourCC("meta"), in: start, end: Int.max) {
+        switch findBox(v, fourCC("meta"), in: start, dataEnd: input.knownLength) {
         case .found(let s, let e): meta = (s, e)
-        case .needs(let n): return .need(n, partial: p)
+        case .needs(let r): return .needRange(r, partial: p)
         case .absent: return .done(p)
         }
         let boxes = children(v, from: meta.0 + 12, to: meta.1)

@@ -158,7 +158,7 @@ enum ISOBMFF: FormatFamily {
             return .hit(Hit(.heifs, animated: true))
         }
         // The brands say only "HEIF": the primary item's type in the meta box decides the codec.
-        switch primaryItemType(input.view, from: afterFtyp) {
+        switch primaryItemType(input.view, from: afterFtyp, dataEnd: input.knownLength) {
         case .found(let itemType):
             switch itemType {
             case fourCC("hvc1"), fourCC("hev1"): return .hit(Hit(.heic))
@@ -166,18 +166,22 @@ enum ISOBMFF: FormatFamily {
             case fourCC("avc1"): return .hit(Hit(.avci))
             default: return .hit(Hit(.heif))
             }
-        case .needs(let n): return .need(n, fallback: Hit(.heif, .family))
+        case .needs(let r): return .needRange(r, fallback: Hit(.heif, .family))
         case .absent: return .hit(Hit(.heif, .family))
         }
     }
 
-    enum Lookup { case found(UInt32), needs(Int), absent }
+    enum Lookup { case found(UInt32), needs(Range<Int>), absent }
 
     /// The item type of the primary item (`pitm`), from `meta` → `iinf` → `infe` (version 2 or 3).
-    static func primaryItemType(_ v: ByteView, from start: Int) -> Lookup {
+    static func primaryItemType(_ v: ByteView, from start: Int, dataEnd: Int?) -> Lookup {
         // Find the meta box among the top-level boxes.
-        guard case .found(let metaStart, let metaEnd) = findBox(v, fourCC("meta"), in: start, end: Int.max) else {
-            return v.count >= Limits.maxPrefix ? .absent : .needs(min(v.count * 2 + Limits.initialRead, Limits.maxPrefix))
+        let metaStart: Int, metaEnd: Int
+        // An image file has one: one that ends without it is cut short (the box wanted past the end).
+        switch findBox(v, fourCC("meta"), in: start, dataEnd: dataEnd, required: true) {
+        case .found(let s, let e): (metaStart, metaEnd) = (s, e)
+        case .needs(let r): return .needs(r)
+        case .absent: return .absent
         }
         let childrenStart = metaStart + 12  // full box: version and flags
         var primary: UInt32?
@@ -204,7 +208,7 @@ enum ISOBMFF: FormatFamily {
                 }
                 o += Int(size)
             }
-            if v.count < iinfEnd { return .needs(min(iinfEnd, Limits.maxPrefix)) }
+            if !v.has(iinf, iinfEnd - iinf) { return .needs(iinf..<iinfEnd) }
             // A derived primary item (a grid of tiles, an overlay, an identity transform) is
             // coded the way its tiles are: take the first coded item.
             if let primaryType, isCodedItem(primaryType) { return .found(primaryType) }
@@ -225,18 +229,33 @@ enum ISOBMFF: FormatFamily {
         }
     }
 
-    enum BoxLookup { case found(Int, Int), needs(Int), absent }
+    enum BoxLookup { case found(Int, Int), needs(Range<Int>), absent }
 
-    /// Finds a box of `type` among siblings from `start` up to `end` (`Int.max`: to the end of the
-    /// bytes in view); it must be whole in view.
+    /// Finds a top-level box of `type` from `start` to the end of the data (`dataEnd`: its length,
+    /// nil while a stream's end is not known); it must be whole in hand. When a box header, or the
+    /// box, lies past the bytes held, the bytes wanted (wherever they are: a `meta` after a large
+    /// `mdat`). A walk that ends at the end of the data has found no such box; a box that runs
+    /// past it is wanted whole (truncation). A `required` box is wanted past the end instead.
+    static func findBox(_ v: ByteView, _ type: UInt32, in start: Int, dataEnd: Int?, required: Bool = false) -> BoxLookup {
+        var boxes = Boxes(v, from: start, to: Int.max, dataEnd: dataEnd ?? v.count)
+        let found = find(type, &boxes, v)
+        if !required, case .needs(let wanted) = found, let dataEnd, wanted.lowerBound == dataEnd { return .absent }
+        return found
+    }
+
+    /// Finds a box of `type` among a box's children, from `start` to the parent's `end`.
     static func findBox(_ v: ByteView, _ type: UInt32, in start: Int, end: Int) -> BoxLookup {
-        var boxes = Boxes(v, from: start, to: end, dataEnd: end == Int.max ? v.count : Swift.max(v.count, end))
+        var boxes = Boxes(v, from: start, to: end)
+        return find(type, &boxes, v)
+    }
+
+    private static func find(_ type: UInt32, _ boxes: inout Boxes, _ v: ByteView) -> BoxLookup {
         while let box = boxes.next() {
             guard box.type == type else { continue }
-            if box.end > v.count { return .needs(min(box.end, Limits.maxPrefix)) }
+            if !v.has(box.start, box.end - box.start) { return .needs(box.start..<box.end) }
             return .found(box.start, box.end)
         }
-        if let wanted = boxes.needs { return wanted.lowerBound + 8 <= Limits.maxPrefix ? .needs(wanted.upperBound) : .absent }
+        if let wanted = boxes.needs { return .needs(wanted) }
         return .absent
     }
 
