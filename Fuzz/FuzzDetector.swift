@@ -24,9 +24,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // would spend the run on appends.)
     let chunks = size > 65_536 ? [1460, 4096, 65_536] : [1, 3, 7, 64, 1460, 4096]
     let chunk = chunks[Int(size > 1 ? data[1] : 0) % chunks.count]
-    problems += DetectionInvariants.incrementalViolations(whole, chunk: chunk, lengthKnown: size > 2 && data[2] & 1 == 1)
+    // The read plan: the default budget, or one whose first bytes stop at 4 KiB (the least there
+    // is), so that small inputs are read through far windows and frame walks too (offsets
+    // pointing anywhere, cycles, ranges past the end), with properties, picked by the third byte.
+    let third = size > 2 ? data[2] : 0
+    let budget = third & 2 == 0 ? ReadBudget.default : ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 * 1024, verify: third & 4 != 0)
+    problems += DetectionInvariants.incrementalViolations(whole, chunk: chunk, lengthKnown: third & 1 == 1,
+                                                          properties: third & 8 != 0, budget: budget)
     // Through a file: the reads a FileSniffer makes give what the bytes give.
-    problems += DetectionInvariants.fileViolations(whole, scratchPath: scratchPath)
+    problems += DetectionInvariants.fileViolations(whole, scratchPath: scratchPath, budget: budget)
     if !problems.isEmpty { fatalError("invariant violated: " + problems.joined(separator: "; ")) }
     return 0
 }

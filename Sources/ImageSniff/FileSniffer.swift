@@ -256,6 +256,28 @@ public final class FileSniffer {
             return true
         }
 
+        /// The walk reads the file forward in blocks of `FrameWalk.blockSize` from what it wants
+        /// next (a block's bytes it does not want are passed over in memory, a gap by the offset).
+        mutating func walk(_ w: inout FrameWalk) throws(FileError) -> Int? {
+            let limit = w.limit(budget)
+            var progress = withView { w.advance($0, length: length, limit: limit) }
+            guard case .wants = progress else { return progress.count }
+            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: FrameWalk.blockSize, alignment: 16)
+            defer { block.deallocate() }
+            while case .wants(let r) = progress {
+                let count = min(FrameWalk.blockSize, length - r.lowerBound)
+                let got = try FileSniffer.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: block[..<count]), at: r.lowerBound, sniffer: sniffer)
+                if got < count { length = r.lowerBound + got }  // shrank while we read
+                if got < r.count { return nil }
+                let window = FarWindow(offset: r.lowerBound, bytes: UnsafeRawBufferPointer(rebasing: block[..<got]))
+                progress = withUnsafePointer(to: window) {
+                    w.advance(ByteView(base: UnsafeRawBufferPointer(start: nil, count: 0), windows: UnsafeBufferPointer(start: $0, count: 1)),
+                              length: length, limit: limit)
+                }
+            }
+            return progress.count
+        }
+
         func withView<R>(_ body: (ByteView) -> R) -> R {
             sniffer.windows.withWindows { body(ByteView(base: UnsafeRawBufferPointer(rebasing: sniffer.buffer[..<held]), windows: $0)) }
         }

@@ -17,16 +17,31 @@
 /// return sniffer.detection!
 /// ```
 ///
+/// With `readsProperties`, it goes on once the type is decided, until the image's properties
+/// settle (`propertyProgress`: each field stated, not stated, or not yet), so that an upload can
+/// be refused as soon as its header states too many pixels:
+///
+/// ```swift
+/// var sniffer = IncrementalSniffer(expectedLength: contentLength, readsProperties: true)
+/// for try await chunk in body {
+///     sniffer.append(chunk)
+///     if case .stated(let pixels) = sniffer.propertyProgress.pixelCount, pixels > limit { throw TooLarge() }
+///     if !sniffer.wantsMoreData { break }
+/// }
+/// ```
+///
 /// Guarantees:
 /// - **Monotonic.** Once `status` is `.decided`, more bytes never change the answer (they are
 ///   counted and otherwise ignored). `.provisional` answers may change; `.needsMoreData` answers
-///   nothing.
-/// - **Same answer as whole data.** After `finish()`, the answer is the one
-///   `ImageSniffer.detect(_:hint:)` gives for all the bytes appended.
-/// - **Bounded.** It keeps at most `Limits.maxPrefix` bytes from the start and
-///   `Limits.tailLength` from the end, whatever the length of the data, and runs the detector
-///   only when it has the bytes a check asked for (the wanted length at least doubles between
-///   runs), not on every chunk.
+///   nothing. Once `propertyProgress.isSettled`, the properties never change.
+/// - **Same answer as a file and as memory.** After `finish()`, the answer is the one
+///   `ImageSniffer.inspect(_:hint:budget:)` gives for all the bytes appended, under the same
+///   `ReadBudget`, whether the length was announced or not.
+/// - **Bounded.** It keeps at most `ReadBudget.bytesKept` bytes (the first
+///   `ReadBudget.prefixCap`, and far windows a check asked for as they pass) and
+///   `Limits.tailLength` from the end, whatever the length of the data; a frame walk keeps only
+///   the few bytes it is in the middle of (and the chunk it is passing). It runs the detector only when it has the bytes a
+///   check asked for (the wanted length at least doubles between runs), not on every chunk.
 ///
 /// A few formats need the end of the data: TGA's optional footer, and the formats without magic
 /// that are checked against the length (WBMP, DEGAS...). For them the answer from the bytes seen
@@ -64,6 +79,21 @@ public struct IncrementalSniffer: Sendable {
     /// What the sniffer may read (see `ReadBudget`): how far the first bytes are kept, far windows,
     /// and how many bytes it passes over to reach one.
     public let budget: ReadBudget
+    /// Whether the image's properties are read as well, once its type is decided (see
+    /// `propertyProgress`).
+    public let readsProperties: Bool
+    /// The image's properties as they settle (only with `readsProperties`): what the header has
+    /// stated so far, and whether what it has not stated may still come.
+    public private(set) var propertyProgress = PropertyProgress(properties: .unknown, isSettled: false)
+    /// The properties' answer if the data ends here (a reader read the length of a stream whose
+    /// end is not known): nothing more is wanted before the end, up to the cap.
+    private var propertiesAwaitEnd = false
+    /// A frame count under way (`FrameWalk`), the properties it completes, and the bytes it has
+    /// still to pass over: from `walkStart` (what it wants next) to the last byte seen.
+    private var walk: FrameWalk?
+    private var walkPartial = ImageProperties.unknown
+    private var walkBytes: [UInt8] = []
+    private var walkStart = 0
 
     /// The first bytes, up to the cap.
     private var prefix: [UInt8] = []
@@ -89,10 +119,14 @@ public struct IncrementalSniffer: Sendable {
     ///     data turns out longer or shorter, `finish()` answers for the bytes that came.
     ///   - hint: an identifier, filename extension or MIME type (see `ImageSniffer.detect(_:hint:)`).
     ///   - budget: what the sniffer may read (the default: `ReadBudget.default`).
-    public init(expectedLength: Int? = nil, hint: String? = nil, budget: ReadBudget = .default) {
+    ///   - readsProperties: whether to read the image's properties too, once its type is decided
+    ///     (`propertyProgress`); then `wantsMoreData` stays true until they settle.
+    public init(expectedLength: Int? = nil, hint: String? = nil, budget: ReadBudget = .default, readsProperties: Bool = false) {
         self.expectedLength = expectedLength.map { max(0, $0) }
         self.hint = hint
         self.budget = budget
+        self.readsProperties = readsProperties
+        if !readsProperties { propertyProgress = PropertyProgress(properties: .unknown, isSettled: true) }
         if expectedLength == 0 { evaluate() }
     }
 
@@ -110,15 +144,23 @@ public struct IncrementalSniffer: Sendable {
         return false
     }
 
+    /// Whether the type is decided and, with `readsProperties`, the properties have settled:
+    /// more bytes change nothing.
+    private var isDone: Bool { isDecided && propertyProgress.isSettled }
+
     /// Whether a reader should go on reading: nothing is decided, or a provisional answer still
-    /// has room to grow the prefix (fewer than `ReadBudget.prefixCap` bytes seen). Past that,
-    /// more bytes only matter at the end: a reader that stops answers with `detection`, and a
+    /// has room to grow the prefix (fewer than `ReadBudget.prefixCap` bytes seen), or (with
+    /// `readsProperties`) the properties are still being read. Past that, more bytes only matter
+    /// at the end: a reader that stops answers with `detection` and `propertyProgress`, and a
     /// reader that reaches the end calls `finish()`.
     public var wantsMoreData: Bool {
+        if isFinished { return false }
         switch status {
-        case .needsMoreData: return !isFinished
-        case .decided: return false
-        case .provisional: return !isFinished && (bytesSeen < budget.prefixCap || pending != nil)
+        case .needsMoreData: return true
+        case .decided:
+            if propertyProgress.isSettled { return false }
+            return !propertiesAwaitEnd || bytesSeen < budget.prefixCap || pending != nil
+        case .provisional: return bytesSeen < budget.prefixCap || pending != nil
         }
     }
 
@@ -129,11 +171,11 @@ public struct IncrementalSniffer: Sendable {
         guard count > 0 else { return }
         let start = bytesSeen
         bytesSeen += count
-        if isDecided { return }
+        if isDone { return }
         // The first chunk is judged where it lies: a decision on it copies nothing.
         var judged: Verdict?
         if prefix.isEmpty && !tailOffered && start == 0, let first = chunk.withContiguousStorageIfAvailable({ judgeInPlace($0) }) {
-            if case .decided(let answer) = first {
+            if case .decided(let answer) = first, !readsProperties {
                 status = .decided(answer)
                 return
             }
@@ -150,17 +192,23 @@ public struct IncrementalSniffer: Sendable {
                 if lastBytes.count > Limits.tailLength { lastBytes.removeFirst(lastBytes.count - Limits.tailLength) }
             }
         }
-        if let judged { settle(judged) } else if case .provisional(_, .end) = status, pending == nil {
+        if let judged { settle(judged) } else if walk != nil || pending != nil {
+            // The frame walk, or the far window being filled, takes the bytes below.
+        } else if isAwaitingEnd {
             // Only the end can change it now.
         } else if prefix.count >= nextRun || bytesSeen == expectedLength || (start + count > cap && pending == nil) {
             evaluate()
+        }
+        if walk != nil {
+            feedWalk(chunk, at: start)
+            return
         }
         // Past the cap: the bytes a far window wants are kept; the others pass.
         if start + count > cap {
             var at = max(start, cap)
             let end = start + count
             var bytes = chunk.dropFirst(at - start)
-            while at < end && !isDecided {
+            while at < end && !isDone {
                 guard let want = pending else { break }
                 if want.lowerBound > at {
                     let pass = min(want.lowerBound, end) - at
@@ -184,10 +232,24 @@ public struct IncrementalSniffer: Sendable {
                 if at >= want.upperBound || (expectedLength.map { at >= $0 } ?? false) {
                     commitPending()
                     evaluate()
+                    if walk != nil {
+                        // The properties count frames from here on.
+                        feedWalk(bytes, at: at)
+                        return
+                    }
                 }
             }
             // What no far window wanted has passed: no window can start before it now.
             forwardMark = max(forwardMark, pending == nil ? end : min(end, pending!.lowerBound))
+        }
+    }
+
+    /// Whether what is held answers as far as it can until the end of the data.
+    private var isAwaitingEnd: Bool {
+        switch status {
+        case .provisional(_, .end): return true
+        case .decided: return propertiesAwaitEnd
+        default: return false
         }
     }
 
@@ -229,17 +291,42 @@ public struct IncrementalSniffer: Sendable {
     public mutating func finish() {
         guard !isFinished else { return }
         isFinished = true
-        if isDecided { return }
+        if isDone { return }
         // A far window that was still coming holds what came.
         if pending != nil, !pendingBytes.isEmpty { commitPending() }
         pending = nil
         forwardMark = max(forwardMark, bytesSeen)
-        let final = run(length: bytesSeen, tail: true)
-        switch final {
-        case .decided(let answer), .provisional(let answer, _): status = .decided(answer)
-        case .needPrefix, .needRange:
-            // Unreachable: with the end known, everything there is to have was offered.
-            status = .decided(Detection(type: .data, confidence: .unknown, completeness: .truncated))
+        if !isDecided {
+            let final = run(length: bytesSeen, tail: true)
+            switch final {
+            case .decided(let answer), .provisional(let answer, _): status = .decided(answer)
+            case .needPrefix, .needRange:
+                // Unreachable: with the end known, everything there is to have was offered.
+                status = .decided(Detection(type: .data, confidence: .unknown, completeness: .truncated))
+            }
+        }
+        if walk != nil {
+            // The data ended within the walk: it counts what is left, knowing the end.
+            advanceWalk()
+            if walk != nil { endWalk(nil) }
+            return
+        }
+        // The properties from everything there is (what they still wanted is past the end).
+        guard !propertyProgress.isSettled, let type = detection?.type, type.isImage else {
+            propertyProgress = PropertyProgress(properties: propertyProgress.properties, isSettled: true)
+            return
+        }
+        let verdict = withView { ImageSniffer.readProperties(type, $0, length: bytesSeen, reach: reach) }
+        propertyProgress = PropertyProgress(properties: verdict.partial, isSettled: true)
+    }
+
+    /// Calls `body` with what is held: the first bytes and the far windows.
+    private func withView<R>(_ body: (ByteView) -> R) -> R {
+        prefix.withUnsafeBytes { first in
+            arena.withUnsafeBytes { held in
+                let far = windows.map { FarWindow(offset: $0.offset, bytes: UnsafeRawBufferPointer(rebasing: held[$0.start..<($0.start + $0.count)])) }
+                return far.withUnsafeBufferPointer { body(ByteView(base: first, windows: $0)) }
+            }
         }
     }
 
@@ -247,20 +334,20 @@ public struct IncrementalSniffer: Sendable {
     private func run(length: Int?, tail tailKnown: Bool) -> Verdict {
         let hint = self.hint
         let reach = self.reach
-        return prefix.withUnsafeBytes { first in
-            arena.withUnsafeBytes { held in
-                let far = windows.map { FarWindow(offset: $0.offset, bytes: UnsafeRawBufferPointer(rebasing: held[$0.start..<($0.start + $0.count)])) }
-                return far.withUnsafeBufferPointer { w in
-                    lastBytes.withUnsafeBytes { tail in
-                        ImageSniffer.judge(ByteView(base: first, windows: w), length: length, tail: tailKnown ? tail : nil, hint: hint, reach: reach)
-                    }
-                }
+        return withView { view in
+            lastBytes.withUnsafeBytes { tail in
+                ImageSniffer.judge(view, length: length, tail: tailKnown ? tail : nil, hint: hint, reach: reach)
             }
         }
     }
 
-    /// Runs the detector on what is held, and sets the status.
+    /// Runs the detector (or, once the type is decided, the property reader) on what is held,
+    /// and sets the status.
     private mutating func evaluate() {
+        if isDecided {
+            evaluateProperties()
+            return
+        }
         let known = expectedLength.map { max($0, bytesSeen) }
         // The tail is known once offered, or once the data has all come.
         let tailKnown = known != nil && (tailOffered || bytesSeen == known)
@@ -275,30 +362,181 @@ public struct IncrementalSniffer: Sendable {
         switch judged {
         case .decided(let answer):
             status = .decided(answer)
+            if !propertyProgress.isSettled {
+                if answer.type.isImage {
+                    evaluateProperties()
+                } else {
+                    propertyProgress = PropertyProgress(properties: .unknown, isSettled: true)
+                }
+            }
         case .provisional(let answer, let awaiting):
             status = .provisional(answer, awaiting: awaiting)
         case .needPrefix(let n):
-            wantPrefix(n, cap: cap, known: known)
+            status = .needsMoreData(want(n, known: known))
         case .needRange(let r):
-            if ReadPlan.isNear(r, held: prefix.count, cap: cap) {
-                wantPrefix(r.upperBound, cap: cap, known: known)
-            } else {
-                // A far window: taken from the stream when it comes (the bytes before it pass).
-                let window = ReadPlan.window(for: r, length: known)
-                pending = window
-                pendingBytes = []
-                windowReads += 1
-                status = .needsMoreData(window.upperBound)
-            }
+            status = .needsMoreData(want(r, known: known))
         }
     }
 
-    private mutating func wantPrefix(_ n: Int, cap: Int, known: Int?) {
-        let held = prefix.count
+    /// Runs the property reader of the decided type on what is held.
+    private mutating func evaluateProperties() {
+        guard let type = detection?.type else { return }
+        let known = expectedLength.map { max($0, bytesSeen) }
+        let verdict: PropertyVerdict
+        if let known {
+            verdict = withView { ImageSniffer.readProperties(type, $0, length: known, reach: reach) }
+            propertiesAwaitEnd = false
+        } else {
+            let (answer, dependsOnEnd) = withView { ImageSniffer.readProperties(type, streamView: $0, reach: reach) }
+            verdict = answer
+            // Only an answer waits for the end; a request is served first.
+            if case .done = answer { propertiesAwaitEnd = dependsOnEnd } else { propertiesAwaitEnd = false }
+        }
+        switch verdict {
+        case .done(let p):
+            propertyProgress = PropertyProgress(properties: p, isSettled: !propertiesAwaitEnd)
+        case .needPrefix(let n, let partial):
+            propertyProgress = PropertyProgress(properties: partial, isSettled: false)
+            _ = want(n, known: known)
+        case .needRange(let r, let partial):
+            propertyProgress = PropertyProgress(properties: partial, isSettled: false)
+            _ = want(r, known: known)
+        case .walk(let w, let partial):
+            propertyProgress = PropertyProgress(properties: partial, isSettled: false)
+            startWalk(w, partial: partial)
+        }
+    }
+
+    /// Starts a frame walk: over what is held, then over the bytes as they come.
+    private mutating func startWalk(_ w: FrameWalk, partial: ImageProperties) {
+        walk = w
+        walkPartial = partial
+        walkStart = w.offset
+        walkBytes = []
+        // What is held at the walk's position (the prefix, a far window) is where it starts.
+        withView { v in
+            var o = w.offset
+            while let b = v.u8(o) {
+                walkBytes.append(b)
+                o += 1
+            }
+        }
+        advanceWalk()
+    }
+
+    /// Gives the walk the bytes of `chunk` (at `offset` in the data) it has not had.
+    private mutating func feedWalk<Bytes: Collection>(_ chunk: Bytes, at offset: Int) where Bytes.Element == UInt8 {
+        let have = walkStart + walkBytes.count
+        let end = offset + chunk.count
+        guard end > have else { return }
+        // Bytes the walk wanted have passed without it: its count is out of reach.
+        guard offset <= have else { return endWalk(nil) }
+        walkBytes.append(contentsOf: chunk.dropFirst(have - offset))
+        advanceWalk()
+    }
+
+    /// Runs the walk over the bytes it holds, and keeps only those from what it wants next.
+    private mutating func advanceWalk() {
+        guard var w = walk else { return }
+        let length = isFinished ? bytesSeen : expectedLength.map { max($0, bytesSeen) }
+        let limit = w.limit(budget)
+        let progress = walkBytes.withUnsafeBytes { held in
+            withUnsafePointer(to: FarWindow(offset: walkStart, bytes: held)) { window in
+                w.advance(ByteView(base: UnsafeRawBufferPointer(start: nil, count: 0), windows: UnsafeBufferPointer(start: window, count: 1)),
+                          length: length, limit: limit)
+            }
+        }
+        walk = w
+        switch progress {
+        case .wants(let r):
+            let have = walkStart + walkBytes.count
+            if r.lowerBound >= have {
+                walkBytes.removeAll(keepingCapacity: true)
+            } else {
+                walkBytes.removeFirst(r.lowerBound - walkStart)
+            }
+            walkStart = r.lowerBound
+        case .counted(let n): endWalk(n)
+        case .broken, .beyondReach: endWalk(nil)
+        }
+    }
+
+    /// The walk is over: the properties settle with its count.
+    private mutating func endWalk(_ frames: Int?) {
+        var p = walkPartial
+        p.frameCount = frames
+        propertyProgress = PropertyProgress(properties: p, isSettled: true)
+        walk = nil
+        walkBytes = []
+    }
+
+    /// Sets the next run for a range a check or reader asked for: the first bytes grow, or a far
+    /// window is taken from the stream when it comes (the bytes before it pass). Returns how many
+    /// bytes from the start are wanted.
+    private mutating func want(_ r: Range<Int>, known: Int?) -> Int {
+        if ReadPlan.isNear(r, held: prefix.count, cap: budget.prefixCap) { return want(r.upperBound, known: known) }
+        let window = ReadPlan.window(for: r, length: known)
+        pending = window
+        pendingBytes = []
+        windowReads += 1
+        return window.upperBound
+    }
+
+    private mutating func want(_ n: Int, known: Int?) -> Int {
+        let held = prefix.count, cap = budget.prefixCap
         // At least double what is held between runs (a walk that asks for a few bytes more
         // each time costs a logarithmic number of runs), within what there is to have.
         nextRun = max(n, min(held * 2, held + 64 * 1024))
         nextRun = min(nextRun, min(known ?? cap, cap))
-        status = .needsMoreData(nextRun)
+        return nextRun
     }
 }
+
+/// What the header of an image arriving in pieces has stated so far (`IncrementalSniffer`
+/// with `readsProperties`).
+public struct PropertyProgress: Sendable, Hashable {
+    /// What the header has stated so far. Before the properties settle, a stated field is what
+    /// the header says if the data goes on as it declares (a stream cut short may still lose a
+    /// count that runs to its end).
+    public let properties: ImageProperties
+    /// Whether reading is over: a field not stated now never will be (the header does not state
+    /// it within the read budget, or the data is not an image).
+    public let isSettled: Bool
+
+    public init(properties: ImageProperties, isSettled: Bool) {
+        self.properties = properties
+        self.isSettled = isSettled
+    }
+
+    /// One field's state: stated, not stated, or not yet known.
+    public func state<Value>(_ field: KeyPath<ImageProperties, Value?>) -> PropertyState<Value> {
+        if let value = properties[keyPath: field] { return .stated(value) }
+        return isSettled ? .notStated : .notYet
+    }
+
+    /// The pixel count's state (width × height): what a decompression budget is checked against.
+    public var pixelCount: PropertyState<Int> {
+        if let value = properties.pixelCount { return .stated(value) }
+        return isSettled ? .notStated : .notYet
+    }
+}
+
+/// The state of one property of an image arriving in pieces.
+public enum PropertyState<Value> {
+    /// The header states it (final once the properties settle).
+    case stated(Value)
+    /// The header does not state it (within the read budget): it never will.
+    case notStated
+    /// Not known yet: more bytes may state it.
+    case notYet
+
+    /// The value, when stated.
+    public var value: Value? {
+        if case .stated(let v) = self { return v }
+        return nil
+    }
+}
+
+extension PropertyState: Sendable where Value: Sendable {}
+extension PropertyState: Equatable where Value: Equatable {}
+extension PropertyState: Hashable where Value: Hashable {}

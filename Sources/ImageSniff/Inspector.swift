@@ -21,6 +21,9 @@ protocol ReadSource {
     mutating func readTail() throws(FileError) -> Bool
     /// Calls `body` with what is held.
     func withView<R>(_ body: (ByteView) -> R) -> R
+    /// Runs a frame walk over the data from where it stands (block by block, forgetting each
+    /// once passed): its count, or nil when it is broken or out of reach.
+    mutating func walk(_ w: inout FrameWalk) throws(FileError) -> Int?
 }
 
 enum Inspector {
@@ -88,6 +91,9 @@ enum Inspector {
                 if s.held <= before { return partial }
             case .needRange(let r, _):
                 try serve(r, &s)
+            case .walk(var w, var partial):
+                partial.frameCount = try s.walk(&w)
+                return partial
             }
         }
         return last

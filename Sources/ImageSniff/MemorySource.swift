@@ -41,6 +41,12 @@ struct MemorySource: ReadSource {
 
     mutating func readTail() throws(FileError) -> Bool { false }
 
+    /// The walk passes over the buffer at once (bytes past it, of longer data, are not held).
+    mutating func walk(_ w: inout FrameWalk) throws(FileError) -> Int? {
+        if case .counted(let n) = w.advance(ByteView(base: buffer), length: total, limit: w.limit(budget)) { return n }
+        return nil
+    }
+
     var reach: Reach {
         Reach(readsLeft: budget.reads - reads, windowBytesLeft: budget.bytesKept - budget.prefixCap - windowBytes,
               forwardMark: forwardMark, prefixCap: budget.prefixCap)

@@ -9,15 +9,18 @@
 //   asked, kept for the rest of the inspection.
 // - Far windows are read forward: one must start at or after the end of the last one (a stream
 //   cannot go back to bytes it passed; a file is held to the same rule, so both answer alike).
-// - `ReadBudget.reads` far windows (and frame-walk blocks) at most, `ReadBudget.bytesKept` bytes held
-//   at once, `ReadBudget.bytesSkipped` bytes a stream may pass over to reach a far window.
+// - `ReadBudget.reads` far windows at most, `ReadBudget.bytesKept` bytes held at once,
+//   `ReadBudget.bytesSkipped` bytes a stream may pass over to reach a far window.
+// - A frame count that only a walk over the whole data gives (a GIF's blocks, an animated WebP's
+//   chunks: `FrameWalk`) passes over at most `ReadBudget.bytesSkipped` bytes from where it starts
+//   (a file in 1 MiB reads, a stream as it comes), holding none of them; `verify` lifts that.
 // A request the budget does not allow is "not within reach": the check takes its fallback and the
 // property stays nil, never a guess.
 
 /// How much a detection or an inspection may read, per file or stream. Settable by the caller:
 /// `FileSniffer(budget:)`, `ImageSniffer.inspect(_:hint:budget:)`, `IncrementalSniffer(...budget:)`.
 public struct ReadBudget: Sendable, Hashable {
-    /// Reads away from the first bytes: far windows and the blocks of a frame walk (64).
+    /// Far windows: reads away from the first bytes (64).
     public var reads: Int
     /// Bytes held at once (1 MiB): half for the first bytes, half for far windows.
     public var bytesKept: Int
@@ -43,7 +46,7 @@ public struct ReadBudget: Sendable, Hashable {
     public static let verifying = ReadBudget(verify: true)
 
     /// How far the first bytes may grow: half of what may be kept.
-    var prefixCap: Int { bytesKept / 2 }
+    public var prefixCap: Int { bytesKept / 2 }
 }
 
 /// What a check may still ask for, as the source stands when it runs.

@@ -43,7 +43,8 @@ private let fuzzHints: [String] = [
 
 /// Every invariant Fuzz/FuzzDetector.swift checks (DetectionInvariants), for one input: at the
 /// half (as the fuzzer cuts) and at each of the first 64 cut points, with every hint, and fed to
-/// the incremental detector in chunks.
+/// the incremental detector in chunks (with and without properties, under the default budget and
+/// the least one), and through a file.
 private func checkInvariants(_ bytes: [UInt8], _ name: String) {
     var cuts = Set([bytes.count / 2])
     for n in 0..<min(bytes.count, 64) { cuts.insert(n) }
@@ -56,11 +57,16 @@ private func checkInvariants(_ bytes: [UInt8], _ name: String) {
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-regression-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        for problem in DetectionInvariants.fileViolations(data, scratchPath: scratch) { Issue.record("\(name): \(problem)") }
-        for chunk in [1, 7, 4096] {
-            for known in [true, false] {
-                for problem in DetectionInvariants.incrementalViolations(data, chunk: chunk, lengthKnown: known) {
-                    Issue.record("\(name): \(problem)")
+        for budget in [ReadBudget.default, ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 * 1024)] {
+            for problem in DetectionInvariants.fileViolations(data, scratchPath: scratch, budget: budget) { Issue.record("\(name): \(problem)") }
+            for chunk in [1, 7, 4096] {
+                for known in [true, false] {
+                    for properties in [false, true] {
+                        for problem in DetectionInvariants.incrementalViolations(data, chunk: chunk, lengthKnown: known,
+                                                                                 properties: properties, budget: budget) {
+                            Issue.record("\(name): \(problem)")
+                        }
+                    }
                 }
             }
         }

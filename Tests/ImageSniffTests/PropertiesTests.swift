@@ -191,8 +191,9 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(bmp).properties.width == nil)
     }
 
-    /// A GIF of 200,000 one-pixel frames: counted while the walk stays under the read cap, never
-    /// past it (the count is unknown rather than wrong).
+    /// A GIF of 200,000 one-pixel frames (3 MB): counted by the frame walk within its budget of
+    /// bytes passed over; past the budget the count is unknown rather than wrong, and a whole-file
+    /// check (`verify`) walks to the end whatever its length.
     @Test func gifFrameFloodIsBounded() {
         var gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
         let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0x00]
@@ -200,7 +201,12 @@ struct HostilePropertiesTests {
         gif.append(0x3B)
         let p = ImageSniffer.inspect(gif).properties
         #expect(p.width == 1 && p.height == 1)
-        #expect(p.frameCount == nil, "the trailer lies past the cap: \(String(describing: p.frameCount))")
+        #expect(p.frameCount == 200_000)
+        let short = ReadBudget(bytesSkipped: 1 << 20)
+        #expect(ImageSniffer.inspect(gif, budget: short).properties.frameCount == nil, "the trailer lies past the walk's budget")
+        var verifying = short
+        verifying.verify = true
+        #expect(ImageSniffer.inspect(gif, budget: verifying).properties.frameCount == 200_000)
         let small = Array(gif.prefix(13 + 20 * frame.count)) + [0x3B]
         #expect(ImageSniffer.inspect(small).properties.frameCount == 20)
     }

@@ -113,15 +113,20 @@ public enum DetectionInvariants {
     }
 
     /// The invariants of `IncrementalSniffer` fed `data` in chunks of `chunk` bytes, its length
-    /// known in advance or not: the answer after `finish()` is the whole-data answer; once
-    /// decided, the answer never changes; a request for more asks for more than was seen; the
+    /// known in advance or not, reading properties or not, under `budget`: the answer after
+    /// `finish()` is the whole-data answer (detection and properties, as `ImageSniffer.inspect`
+    /// gives them for the bytes in memory); once decided, the answer never changes, and
+    /// properties once settled never change; a request for more asks for more than was seen; the
     /// sniffer keeps asking while nothing is decided. Empty when all hold.
-    public static func incrementalViolations(_ data: UnsafeRawBufferPointer, chunk: Int, lengthKnown: Bool, hint: String? = nil) -> [String] {
+    public static func incrementalViolations(_ data: UnsafeRawBufferPointer, chunk: Int, lengthKnown: Bool, hint: String? = nil,
+                                             properties: Bool = false, budget: ReadBudget = .default) -> [String] {
         var problems: [String] = []
-        let label = "chunks of \(chunk), length \(lengthKnown ? "known" : "unknown")"
-        let whole = ImageSniffer.detect(data, hint: hint)
-        var sniffer = IncrementalSniffer(expectedLength: lengthKnown ? data.count : nil, hint: hint)
+        let label = "chunks of \(chunk), length \(lengthKnown ? "known" : "unknown")\(properties ? ", properties" : "")"
+        let inspected = ImageSniffer.inspect(data, hint: hint, budget: budget)
+        let whole = properties ? inspected : Inspection(detection: inspected.detection, properties: .unknown)
+        var sniffer = IncrementalSniffer(expectedLength: lengthKnown ? data.count : nil, hint: hint, budget: budget, readsProperties: properties)
         var decided: Detection?
+        var settled: ImageProperties?
         var offset = 0
         while offset < data.count {
             let end = min(offset + max(chunk, 1), data.count)
@@ -132,27 +137,38 @@ public enum DetectionInvariants {
                 if let decided, decided != d { problems.append("\(label): decided \(decided), then \(d) at \(offset)") }
                 decided = decided ?? d
             case .needsMoreData(let n):
-                if n <= min(offset, Limits.maxPrefix) && offset < data.count {
+                if n <= min(offset, budget.prefixCap) && offset < data.count {
                     problems.append("\(label): at \(offset) asks for \(n) bytes")
                 }
                 if !sniffer.wantsMoreData { problems.append("\(label): needs more data but does not want it at \(offset)") }
             case .provisional:
                 break
             }
+            if sniffer.propertyProgress.isSettled {
+                let now = sniffer.propertyProgress.properties
+                if let settled, settled != now { problems.append("\(label): properties settled as \(settled), then \(now) at \(offset)") }
+                settled = settled ?? now
+            }
         }
         sniffer.finish()
         guard case .decided(let final) = sniffer.status else {
             return problems + ["\(label): not decided after finish: \(sniffer.status)"]
         }
-        if final != whole { problems.append("\(label): finished as \(final), whole data is \(whole)") }
+        if final != whole.detection { problems.append("\(label): finished as \(final), whole data is \(whole.detection)") }
         if let decided, decided != final { problems.append("\(label): decided \(decided) early, finished as \(final)") }
+        if !sniffer.propertyProgress.isSettled { problems.append("\(label): properties not settled after finish") }
+        let finalProperties = sniffer.propertyProgress.properties
+        if finalProperties != whole.properties {
+            problems.append("\(label): finished with properties \(finalProperties), whole data has \(whole.properties)")
+        }
+        if let settled, settled != finalProperties { problems.append("\(label): properties settled as \(settled) early, finished as \(finalProperties)") }
         return problems
     }
 
     /// The answer for a file is the answer for its bytes: `data` written to `scratchPath` and
     /// inspected through `FileSniffer` (bounded reads, growing as checks ask) gives what
     /// `ImageSniffer.inspect` gives for the bytes in memory. Empty when that holds.
-    public static func fileViolations(_ data: UnsafeRawBufferPointer, scratchPath: String) -> [String] {
+    public static func fileViolations(_ data: UnsafeRawBufferPointer, scratchPath: String, budget: ReadBudget = .default) -> [String] {
         let fd = open(scratchPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return ["cannot create \(scratchPath)"] }
         var done = 0
@@ -162,9 +178,9 @@ public enum DetectionInvariants {
             done += n
         }
         close(fd)
-        let bytes = ImageSniffer.inspect(data)
+        let bytes = ImageSniffer.inspect(data, budget: budget)
         do throws(FileError) {
-            let file = try FileSniffer().inspect(fileAt: scratchPath)
+            let file = try FileSniffer(budget: budget).inspect(fileAt: scratchPath)
             var problems: [String] = []
             if file.detection != bytes.detection { problems.append("file says \(file.detection), its bytes \(bytes.detection)") }
             if file.properties != bytes.properties { problems.append("file properties \(file.properties), its bytes' \(bytes.properties)") }

@@ -75,13 +75,9 @@ public final class ScanWorker {
             switch entry.kind {
             case .standardInput:
                 do throws(Errno) {
-                    let reading = try StandardInput.detect(hint: hint)
+                    let reading = try StandardInput.detect(hint: hint, properties: settings.readsProperties)
                     r.detection = reading.detection
-                    if settings.readsProperties, let bytes = reading.bytes {
-                        r.properties = bytes.withUnsafeBytes {
-                            ImageSniffer.properties(of: reading.detection, $0, length: reading.length ?? bytes.count)
-                        }
-                    }
+                    if settings.readsProperties { r.properties = reading.properties }
                     r.length = reading.length
                     standardInputBytes = reading.bytes
                 } catch {

@@ -9,24 +9,32 @@ public enum StandardInput {
     /// them from memory, since a pipe is read once).
     public struct Reading: Sendable {
         public let detection: Detection
+        /// The image's properties (with `properties`; `.unknown` otherwise).
+        public let properties: ImageProperties
         public let length: Int?
         public let bytes: [UInt8]?
     }
 
-    public static func detect(hint: String?) throws(Errno) -> Reading {
+    /// - Parameter properties: whether to read the image's properties too (from a pipe, as they
+    ///   settle: the same answer as the same bytes in a file).
+    public static func detect(hint: String?, properties: Bool = false) throws(Errno) -> Reading {
         let stdin = FileDescriptor.standardInput
         if let status = try? stdin.status(), status.kind == .regular {
             let sniffer = FileSniffer()
             do throws(FileError) {
+                if properties {
+                    let inspection = try sniffer.inspect(fileDescriptor: stdin.rawValue, hint: hint)
+                    return Reading(detection: inspection.detection, properties: inspection.properties, length: sniffer.lastLength, bytes: nil)
+                }
                 let d = try sniffer.detect(fileDescriptor: stdin.rawValue, hint: hint)
-                return Reading(detection: d, length: sniffer.lastLength, bytes: nil)
+                return Reading(detection: d, properties: .unknown, length: sniffer.lastLength, bytes: nil)
             } catch {
                 throw Errno(error.code == 0 ? EIO : error.code)
             }
         }
         // A pipe or terminal: read as the bytes come, only until the answer is decided (an
         // endless stream is answered; a decided format is not read on).
-        var sniffer = IncrementalSniffer(hint: hint)
+        var sniffer = IncrementalSniffer(hint: hint, readsProperties: properties)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var ended = false
@@ -42,6 +50,7 @@ public enum StandardInput {
         }
         if ended { sniffer.finish() }
         let detection = sniffer.detection ?? Detection(type: .data, confidence: .unknown, completeness: .truncated)
-        return Reading(detection: detection, length: ended ? sniffer.bytesSeen : nil, bytes: bytes)
+        return Reading(detection: detection, properties: sniffer.propertyProgress.properties,
+                       length: ended ? sniffer.bytesSeen : nil, bytes: bytes)
     }
 }

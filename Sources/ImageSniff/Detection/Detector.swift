@@ -127,14 +127,11 @@ enum Detector {
         case .hit(let hit):
             return .done(hit, truncated: truncated)
         case .need(let n, let fallback):
-            // Ask for more only when it can be had: a structure past the read cap (a TIFF whose
-            // IFD0 sits at the end of a large file) is answered from what is here. A check that
-            // wants more than the whole data holds gets all of it when it fits under the cap
-            // (a GIF's walk to a second frame near its end), and then says what the whole says.
-            if n > input.view.count && input.hasMore {
-                if n <= input.limit { return .needPrefix(n) }
-                if n > input.totalLength && input.limit == input.totalLength { return .needPrefix(input.limit) }
-            }
+            // The first bytes grow as far as they may (to the cap, or the whole data under it),
+            // and then the check answers from what is there: so its answer does not depend on
+            // how far they had grown when it asked (a stream's chunks, a file's doubling reads).
+            // Structures further on are asked for by range (`.needRange`).
+            if n > input.view.count && input.hasMore { return .needPrefix(min(n, input.limit)) }
             // Wanting more than the data holds is truncation, whether or not all of it is in view.
             // (Of a stream whose end is not known yet, that depends on the end: reading the
             // length says so.)

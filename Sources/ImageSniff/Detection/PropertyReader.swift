@@ -11,6 +11,9 @@ enum PropertyStep {
     case need(Int, partial: ImageProperties)
     /// The reader wants these bytes, wherever they lie (see `ReadPlan`).
     case needRange(Range<Int>, partial: ImageProperties)
+    /// The frames are counted by a walk over the rest of the data (`FrameWalk`): `partial` is
+    /// all the rest, its frame count the walk's.
+    case walk(FrameWalk, partial: ImageProperties)
 }
 
 /// What one run of a property reader over the held bytes concluded.
@@ -18,10 +21,11 @@ enum PropertyVerdict {
     case done(ImageProperties)
     case needPrefix(Int, partial: ImageProperties)
     case needRange(Range<Int>, partial: ImageProperties)
+    case walk(FrameWalk, partial: ImageProperties)
 
     var partial: ImageProperties {
         switch self {
-        case .done(let p), .needPrefix(_, let p), .needRange(_, let p): return p
+        case .done(let p), .needPrefix(_, let p), .needRange(_, let p), .walk(_, let p): return p
         }
     }
 }
@@ -64,8 +68,24 @@ extension ImageSniffer {
     /// The properties of `type` from `view` (the held bytes of data of `length` bytes): `.done`,
     /// or a request for bytes that can be had under `reach`.
     static func readProperties(_ type: ImageType, _ view: ByteView, length: Int, reach: Reach) -> PropertyVerdict {
-        guard let reader = PropertyRegistry.byType[type] else { return .done(.unknown) }
         let input = Input(view: view, totalLength: length, limit: min(length, reach.prefixCap), tail: nil, reach: reach)
+        return readProperties(type, input)
+    }
+
+    /// `readProperties(_:_:length:reach:)` for a stream whose length is not known yet: also says
+    /// whether the answer depends on the end (a reader read the length, or asked for what may lie
+    /// past it): then it is the answer if the data ends here.
+    static func readProperties(_ type: ImageType, streamView view: ByteView, reach: Reach) -> (PropertyVerdict, dependsOnEnd: Bool) {
+        var touched = false
+        let verdict = withUnsafeMutablePointer(to: &touched) {
+            readProperties(type, Input(streamView: view, probe: $0, reach: reach))
+        }
+        return (verdict, touched)
+    }
+
+    private static func readProperties(_ type: ImageType, _ input: Input) -> PropertyVerdict {
+        guard let reader = PropertyRegistry.byType[type] else { return .done(.unknown) }
+        let view = input.view
         switch reader.read(input, type) {
         case .done(let properties):
             return .done(properties)
@@ -73,6 +93,8 @@ extension ImageSniffer {
             return n > view.count && input.hasMore ? .needPrefix(min(n, input.limit), partial: partial) : .done(partial)
         case .needRange(let r, let partial):
             return !view.has(r) && input.canFetch(r) ? .needRange(r, partial: partial) : .done(partial)
+        case .walk(let walk, let partial):
+            return .walk(walk, partial: partial)
         }
     }
 

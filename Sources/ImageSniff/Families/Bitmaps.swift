@@ -174,7 +174,13 @@ extension Bitmaps {
     static func bmp(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         let info = v.u8(0) == UInt8(ascii: "B") && v.u8(1) == UInt8(ascii: "M") ? 14 : 0
-        guard let size = v.u32le(info), v.has(info, min(Int(size), 56)) || v.count >= info + 40 else { return .need(info + 56, partial: .unknown) }
+        // The fields read: up to the alpha mask (56 bytes), and the colour space type of a V4 or
+        // V5 header (at 56): all of them in hand before any is read, as the data allows.
+        guard let size = v.u32le(info) else { return .need(info + 4, partial: .unknown) }
+        let wanted = size >= 108 ? 60 : min(Int(size), 56)
+        guard v.has(info, wanted) || info + wanted > input.totalLength && v.count >= info + 40 else {
+            return .need(info + wanted, partial: .unknown)
+        }
         var p = ImageProperties(frameCount: 1)
         let bits: UInt16
         if size == 12 {
@@ -243,6 +249,7 @@ extension Bitmaps {
         case .done(var p): p.frameCount = pages; return .done(p)
         case .need(let n, _): return .need(n, partial: ImageProperties(frameCount: pages))
         case .needRange(let r, _): return .needRange(r, partial: ImageProperties(frameCount: pages))
+        case .walk: return .done(ImageProperties(frameCount: pages))  // a PCX page has no frames to walk
         }
     }
 

@@ -100,14 +100,23 @@ extension Codecs {
     /// height - 1 (and frames - 2 when animated) as varints.
     static func flif(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
-        guard let kind = v.u8(4), let depth = v.u8(5) else { return .need(16, partial: .unknown) }
+        // Three varints of at most 5 bytes each follow the 6-byte start.
+        guard let kind = v.u8(4), let depth = v.u8(5) else { return .need(21, partial: .unknown) }
         var o = 6
-        guard let w = v.base128(at: &o), let h = v.base128(at: &o) else { return .need(16, partial: .unknown) }
+        guard let w = v.base128(at: &o), let h = v.base128(at: &o) else {
+            return v.has(6, 10) ? .done(.unknown) : .need(21, partial: .unknown)
+        }
         let animated = kind >> 4 == 5 || kind >> 4 == 6
         let channels = Int(kind & 0x0F)
         var p = ImageProperties(width: w + 1, height: h + 1, bitDepth: depth == UInt8(ascii: "2") ? 16 : 8,
                                 colorModel: channels >= 3 ? .rgb : .gray, hasAlpha: channels == 4 || channels == 2)
-        if animated { p.frameCount = v.base128(at: &o).map { $0 + 2 } } else { p.frameCount = 1 }
+        if animated {
+            let at = o
+            guard let frames = v.base128(at: &o) else { return v.has(at, 5) ? .done(p) : .need(at + 5, partial: p) }
+            p.frameCount = frames + 2
+        } else {
+            p.frameCount = 1
+        }
         return .done(p)
     }
 }

@@ -61,8 +61,8 @@ extension GIF {
     ]
 
     /// The logical screen (ImageIO reports its size), 8-bit indexed colour, transparency from the
-    /// first graphic control extension, and the number of images, counted to the trailer within
-    /// the read cap (nil when the walk would pass it).
+    /// first graphic control extension, and the number of images, counted by a walk over every
+    /// block to the trailer (`FrameWalk`: nil when it would pass the walk's budget).
     static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var p = ImageProperties(bitDepth: 8, colorModel: .indexed, hasAlpha: false)
@@ -93,6 +93,18 @@ extension GIF {
             }
         }
         switch blocks.needs {
+        case let need? where images > 0:
+            // The first image is known: the rest only counts frames, by a walk over the data.
+            switch need {
+            case .subBlocks(let at, _):
+                return .walk(FrameWalk(.gif(inChain: true), at: at, frames: images), partial: p)
+            case .block(let at):
+                return .walk(FrameWalk(.gif(inChain: false), at: at, frames: images), partial: p)
+            case .header(let range):
+                // The block starts again from its first byte (an image was counted already).
+                let counted = v.u8(range.lowerBound) == 0x2C ? 1 : 0
+                return .walk(FrameWalk(.gif(inChain: false), at: range.lowerBound, frames: images - counted), partial: p)
+            }
         case .header(let range)?: return .need(range.upperBound, partial: p)
         case let need?: return .need(chainNeed(v, need.position), partial: p)
         case nil: return .done(p)

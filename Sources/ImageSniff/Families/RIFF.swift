@@ -94,7 +94,9 @@ extension RIFF {
             guard animated || exif else { return .done(p) }
             // Count the frames and find the EXIF chunk: a walk over the chunks.
             var frames = 0
-            var chunks = Chunks(v, .riff, from: 30)
+            // The chunks end where the RIFF size says.
+            let riffEnd = 8 + Int(v.u32le(4) ?? 0)
+            var chunks = Chunks(v, .riff, from: 30, to: riffEnd)
             while let chunk = chunks.next() {
                 if chunk.name == fourCC("ANMF") { frames += 1 }
                 if chunk.name == fourCC("EXIF") {
@@ -102,9 +104,14 @@ extension RIFF {
                     p.orientation = Exif.orientation(v, tiff: chunk.data, end: chunk.dataEnd)
                 }
             }
-            if let wanted = chunks.needs, wanted.upperBound <= input.totalLength {
-                if animated { p.frameCount = nil }
-                return .need(wanted.upperBound, partial: p)
+            if let wanted = chunks.needs, wanted.upperBound <= riffEnd {
+                if animated {
+                    // The frames are counted by a walk over the chunks (the EXIF chunk, usually
+                    // after them, is not looked for: no orientation).
+                    p.frameCount = nil
+                    return .walk(FrameWalk(.riffChunks(name: fourCC("ANMF"), end: riffEnd), at: wanted.lowerBound, frames: frames), partial: p)
+                }
+                return .needRange(wanted, partial: p)
             }
             if animated { p.frameCount = frames }
             return .done(p)

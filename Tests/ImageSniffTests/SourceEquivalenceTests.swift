@@ -1,0 +1,38 @@
+import Foundation
+import ImageSniff
+import Testing
+import TestSupport
+
+/// Every test image gives the same answer, detection and properties, from a file, from memory and
+/// from a stream (in chunks of 1, 7, 1460 and 65536 bytes, its length announced or not), under
+/// the default read budget and under a small one whose first bytes stop at 8 KiB, so that most
+/// images are read through far windows and frame walks.
+@Suite("The same answer from a file, memory and a stream")
+struct SourceEquivalenceTests {
+    static let budgets: [(String, ReadBudget)] = [
+        ("default", .default),
+        ("small", ReadBudget(reads: 64, bytesKept: 16 * 1024, bytesSkipped: 256 * 1024)),
+    ]
+
+    @Test(arguments: Manifest.entries)
+    func everySourceAgrees(_ entry: ManifestEntry) throws {
+        let data = try entry.bytes()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-sources-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        data.withUnsafeBytes { bytes in
+            for (name, budget) in SourceEquivalenceTests.budgets {
+                for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: budget) {
+                    Issue.record("\(entry.file), \(name) budget: \(problem)")
+                }
+                for chunk in [1, 7, 1460, 65536] {
+                    for known in [true, false] {
+                        for problem in DetectionInvariants.incrementalViolations(bytes, chunk: chunk, lengthKnown: known,
+                                                                                 properties: true, budget: budget) {
+                            Issue.record("\(entry.file), \(name) budget: \(problem)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
