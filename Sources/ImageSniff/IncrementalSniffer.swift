@@ -210,17 +210,26 @@ public struct IncrementalSniffer: Sendable {
             var bytes = chunk.dropFirst(at - start)
             while at < end && !isDone {
                 guard let want = pending else { break }
-                if want.lowerBound > at {
-                    let pass = min(want.lowerBound, end) - at
+                // The next byte the window wants. One that starts within the first bytes (and runs
+                // past their cap) takes what they hold first.
+                var next = want.lowerBound + pendingBytes.count
+                if next < at && at <= prefix.count {
+                    pendingBytes.append(contentsOf: prefix[next..<at])
+                    next = at
+                }
+                if next < at {
+                    // Bytes it wants have passed unkept: the window is out of reach.
+                    dropPending(want)
+                    continue
+                }
+                if next > at {
+                    let pass = min(next, end) - at
                     skipped += pass
                     at += pass
                     bytes = bytes.dropFirst(pass)
                     if skipped > budget.bytesSkipped {
                         // Too far to go: the window is out of reach.
-                        pending = nil
-                        pendingBytes = []
-                        forwardMark = max(forwardMark, want.upperBound)
-                        evaluate()
+                        dropPending(want)
                         continue
                     }
                     if at == end { break }
@@ -251,6 +260,14 @@ public struct IncrementalSniffer: Sendable {
         case .decided: return propertiesAwaitEnd
         default: return false
         }
+    }
+
+    /// Gives up the far window being filled (out of reach), and judges without it.
+    private mutating func dropPending(_ want: Range<Int>) {
+        pending = nil
+        pendingBytes = []
+        forwardMark = max(forwardMark, want.upperBound)
+        evaluate()
     }
 
     /// Holds the far window that has come whole.
