@@ -258,24 +258,24 @@ public final class FileSniffer {
 
         /// The walk reads the file forward in blocks of `FrameWalk.blockSize` from what it wants
         /// next (a block's bytes it does not want are passed over in memory, a gap by the offset).
-        mutating func walk(_ w: inout FrameWalk) throws(FileError) -> Int? {
+        mutating func walk(_ w: inout FrameWalk) throws(FileError) -> FrameWalk.Progress {
             let limit = w.limit(budget)
             var progress = withView { w.advance($0, length: length, limit: limit) }
-            guard case .wants = progress else { return progress.count }
+            guard case .wants = progress else { return progress }
             let block = UnsafeMutableRawBufferPointer.allocate(byteCount: FrameWalk.blockSize, alignment: 16)
             defer { block.deallocate() }
             while case .wants(let r) = progress {
                 let count = min(FrameWalk.blockSize, length - r.lowerBound)
                 let got = try FileSniffer.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: block[..<count]), at: r.lowerBound, sniffer: sniffer)
                 if got < count { length = r.lowerBound + got }  // shrank while we read
-                if got < r.count { return nil }
+                if got < r.count { return .truncated }
                 let window = FarWindow(offset: r.lowerBound, bytes: UnsafeRawBufferPointer(rebasing: block[..<got]))
                 progress = withUnsafePointer(to: window) {
                     w.advance(ByteView(base: UnsafeRawBufferPointer(start: nil, count: 0), windows: UnsafeBufferPointer(start: $0, count: 1)),
                               length: length, limit: limit)
                 }
             }
-            return progress.count
+            return progress
         }
 
         func withView<R>(_ body: (ByteView) -> R) -> R {

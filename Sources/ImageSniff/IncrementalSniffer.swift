@@ -67,7 +67,13 @@ public struct IncrementalSniffer: Sendable {
         case end
     }
 
-    public private(set) var status: Status = .needsMoreData(1)
+    /// What the sniffer knows so far. With `ReadBudget.verify`, an answer stays provisional until
+    /// `finish()`: whether the data is whole is known only at its end.
+    public var status: Status {
+        if budget.verify, !isFinished, case .decided(let answer) = state { return .provisional(answer, awaiting: .end) }
+        return state
+    }
+    private var state: Status = .needsMoreData(1)
     /// Every byte appended so far (kept or not).
     public private(set) var bytesSeen = 0
     /// Whether `finish()` was called.
@@ -88,12 +94,15 @@ public struct IncrementalSniffer: Sendable {
     /// The properties' answer if the data ends here (a reader read the length of a stream whose
     /// end is not known): nothing more is wanted before the end, up to the cap.
     private var propertiesAwaitEnd = false
-    /// A frame count under way (`FrameWalk`), the properties it completes, and the bytes it has
-    /// still to pass over: from `walkStart` (what it wants next) to the last byte seen.
-    private var walk: FrameWalk?
+    /// A frame count under way (`FrameWalk`), and the properties it completes.
+    private var framesWalk: StreamWalk?
     private var walkPartial = ImageProperties.unknown
-    private var walkBytes: [UInt8] = []
-    private var walkStart = 0
+    /// With `ReadBudget.verify`: the format's completeness walk, run as the bytes pass from the
+    /// moment the type is decided; the last `Verifier.tailWindow` bytes; and whether the check
+    /// waits for the end (it asked for what only the end gives).
+    private var verifyWalk: StreamWalk?
+    private var verifyTail: [UInt8] = []
+    private var verifyWaits = false
 
     /// The first bytes, up to the cap.
     private var prefix: [UInt8] = []
@@ -132,7 +141,7 @@ public struct IncrementalSniffer: Sendable {
 
     /// The answer so far: decided or provisional; nil while more data is wanted.
     public var detection: Detection? {
-        switch status {
+        switch state {
         case .needsMoreData: return nil
         case .decided(let d), .provisional(let d, _): return d
         }
@@ -140,13 +149,13 @@ public struct IncrementalSniffer: Sendable {
 
     /// Whether the answer is final.
     public var isDecided: Bool {
-        if case .decided = status { return true }
+        if case .decided = state { return true }
         return false
     }
 
     /// Whether the type is decided and, with `readsProperties`, the properties have settled:
     /// more bytes change nothing.
-    private var isDone: Bool { isDecided && propertyProgress.isSettled }
+    private var isDone: Bool { isDecided && propertyProgress.isSettled && !budget.verify }
 
     /// Whether a reader should go on reading: nothing is decided, or a provisional answer still
     /// has room to grow the prefix (fewer than `ReadBudget.prefixCap` bytes seen), or (with
@@ -155,7 +164,8 @@ public struct IncrementalSniffer: Sendable {
     /// reader that reaches the end calls `finish()`.
     public var wantsMoreData: Bool {
         if isFinished { return false }
-        switch status {
+        if budget.verify { return true }  // whole or not: only the end says
+        switch state {
         case .needsMoreData: return true
         case .decided:
             if propertyProgress.isSettled { return false }
@@ -175,8 +185,8 @@ public struct IncrementalSniffer: Sendable {
         // The first chunk is judged where it lies: a decision on it copies nothing.
         var judged: Verdict?
         if prefix.isEmpty && !tailOffered && start == 0, let first = chunk.withContiguousStorageIfAvailable({ judgeInPlace($0) }) {
-            if case .decided(let answer) = first, !readsProperties {
-                status = .decided(answer)
+            if case .decided(let answer) = first, !readsProperties, !budget.verify {
+                state = .decided(answer)
                 return
             }
             judged = first
@@ -192,16 +202,17 @@ public struct IncrementalSniffer: Sendable {
                 if lastBytes.count > Limits.tailLength { lastBytes.removeFirst(lastBytes.count - Limits.tailLength) }
             }
         }
-        if let judged { settle(judged) } else if walk != nil || pending != nil {
+        if budget.verify { keepTail(chunk) }
+        if let judged { settle(judged) } else if framesWalk != nil || pending != nil {
             // The frame walk, or the far window being filled, takes the bytes below.
         } else if isAwaitingEnd {
             // Only the end can change it now.
         } else if prefix.count >= nextRun || bytesSeen == expectedLength || (start + count > cap && pending == nil) {
             evaluate()
         }
-        if walk != nil {
-            feedWalk(chunk, at: start)
-            return
+        if framesWalk != nil || verifyWalk != nil {
+            feedWalks(chunk, at: start)
+            if framesWalk != nil { return }
         }
         // Past the cap: the bytes a far window wants are kept; the others pass.
         if start + count > cap {
@@ -241,9 +252,9 @@ public struct IncrementalSniffer: Sendable {
                 if at >= want.upperBound || (expectedLength.map { at >= $0 } ?? false) {
                     commitPending()
                     evaluate()
-                    if walk != nil {
+                    if framesWalk != nil {
                         // The properties count frames from here on.
-                        feedWalk(bytes, at: at)
+                        feedWalks(bytes, at: at)
                         return
                     }
                 }
@@ -255,9 +266,9 @@ public struct IncrementalSniffer: Sendable {
 
     /// Whether what is held answers as far as it can until the end of the data.
     private var isAwaitingEnd: Bool {
-        switch status {
+        switch state {
         case .provisional(_, .end): return true
-        case .decided: return propertiesAwaitEnd
+        case .decided: return propertiesAwaitEnd || propertyProgress.isSettled && verifyWaits
         default: return false
         }
     }
@@ -316,25 +327,83 @@ public struct IncrementalSniffer: Sendable {
         if !isDecided {
             let final = run(length: bytesSeen, tail: true)
             switch final {
-            case .decided(let answer), .provisional(let answer, _): status = .decided(answer)
+            case .decided(let answer), .provisional(let answer, _): state = .decided(answer)
             case .needPrefix, .needRange:
                 // Unreachable: with the end known, everything there is to have was offered.
-                status = .decided(Detection(type: .data, confidence: .unknown, completeness: .truncated))
+                state = .decided(Detection(type: .data, confidence: .unknown, completeness: .truncated))
             }
         }
-        if walk != nil {
+        if var walk = framesWalk {
             // The data ended within the walk: it counts what is left, knowing the end.
-            advanceWalk()
-            if walk != nil { endWalk(nil) }
-            return
-        }
-        // The properties from everything there is (what they still wanted is past the end).
-        guard !propertyProgress.isSettled, let type = detection?.type, type.isImage else {
+            walk.advance(length: bytesSeen, limit: walk.limit(budget))
+            endWalk(walk.outcome?.count)
+        } else if !propertyProgress.isSettled, let type = detection?.type, type.isImage {
+            // The properties from everything there is (what they still wanted is past the end).
+            let verdict = withView { ImageSniffer.readProperties(type, $0, length: bytesSeen, reach: reach) }
+            propertyProgress = PropertyProgress(properties: verdict.partial, isSettled: true)
+        } else {
             propertyProgress = PropertyProgress(properties: propertyProgress.properties, isSettled: true)
-            return
         }
-        let verdict = withView { ImageSniffer.readProperties(type, $0, length: bytesSeen, reach: reach) }
-        propertyProgress = PropertyProgress(properties: verdict.partial, isSettled: true)
+        if budget.verify, case .decided(let answer) = state { state = .decided(finalVerification(answer)) }
+    }
+
+    /// Keeps the last bytes a completeness check looks at.
+    private mutating func keepTail<Bytes: Collection>(_ chunk: Bytes) where Bytes.Element == UInt8 {
+        if chunk.count >= Verifier.tailWindow {
+            verifyTail = Array(chunk.suffix(Verifier.tailWindow))
+        } else {
+            verifyTail.append(contentsOf: chunk)
+            if verifyTail.count > 2 * Verifier.tailWindow { verifyTail.removeFirst(verifyTail.count - Verifier.tailWindow) }
+        }
+    }
+
+    /// The completeness check at the end, over what is held, the last bytes and the walk.
+    private mutating func finalVerification(_ answer: Detection) -> Detection {
+        guard answer.completeness == .complete, let verifier = Verifier.byType[answer.type] else { return answer }
+        let tail = verifyTail.suffix(Verifier.tailWindow)
+        if verifyWalk == nil, let w = withView({ verifier.walk($0) }) {
+            // Decided only now: the walk runs over what is held (all of it, for data under the cap).
+            verifyWalk = withView { StreamWalk(w, held: $0, length: bytesSeen, limit: w.limit(budget)) }
+        }
+        verifyWalk?.advance(length: bytesSeen, limit: Int.max)
+        let walked = verifyWalk?.outcome
+        let reach = self.reach
+        let step: VerifyStep = Array(tail).withUnsafeBytes { last in
+            withView { view in
+                // The last bytes join the far windows.
+                var all = Array(view.windows)
+                all.append(FarWindow(offset: bytesSeen - last.count, bytes: last))
+                all.sort { $0.offset < $1.offset }
+                return all.withUnsafeBufferPointer { w in
+                    let full = ByteView(base: view.base, windows: w)
+                    var step = ImageSniffer.verify(answer.type, full, length: bytesSeen, reach: reach, walked: nil).step
+                    if step == .needWalk { step = walked.map { ImageSniffer.verify(answer.type, full, length: bytesSeen, reach: reach, walked: $0).step } ?? .unknown }
+                    if case .needRange = step { step = .unknown }  // no more bytes to be had
+                    return step
+                }
+            }
+        }
+        return ImageSniffer.merge(answer, step)
+    }
+
+    /// During the data: the completeness check asks for the ranges it needs before they pass
+    /// (an MPF index, a TIFF's strip tables); what only the end gives waits for `finish()`.
+    private mutating func evaluateVerify() {
+        guard budget.verify, !isFinished, case .decided(let answer) = state, answer.completeness == .complete else { return }
+        let known = expectedLength.map { max($0, bytesSeen) }
+        let (step, dependsOnEnd) = withView { ImageSniffer.verify(answer.type, $0, length: known, reach: reach, walked: nil) }
+        verifyWaits = true
+        if case .needRange(let r) = step, !dependsOnEnd {
+            verifyWaits = false
+            _ = want(r, known: known)
+        }
+    }
+
+    /// Starts the completeness walk when the type is decided.
+    private mutating func startVerifyWalk(_ answer: Detection) {
+        guard budget.verify, verifyWalk == nil, let verifier = Verifier.byType[answer.type], let w = withView({ verifier.walk($0) }) else { return }
+        let known = expectedLength.map { max($0, bytesSeen) }
+        verifyWalk = withView { StreamWalk(w, held: $0, length: known, limit: w.limit(budget)) }
     }
 
     /// Calls `body` with what is held: the first bytes and the far windows.
@@ -362,7 +431,7 @@ public struct IncrementalSniffer: Sendable {
     /// and sets the status.
     private mutating func evaluate() {
         if isDecided {
-            evaluateProperties()
+            if propertyProgress.isSettled { evaluateVerify() } else { evaluateProperties() }
             return
         }
         let known = expectedLength.map { max($0, bytesSeen) }
@@ -378,7 +447,8 @@ public struct IncrementalSniffer: Sendable {
         let known = expectedLength.map { max($0, bytesSeen) }
         switch judged {
         case .decided(let answer):
-            status = .decided(answer)
+            state = .decided(answer)
+            startVerifyWalk(answer)
             if !propertyProgress.isSettled {
                 if answer.type.isImage {
                     evaluateProperties()
@@ -386,12 +456,13 @@ public struct IncrementalSniffer: Sendable {
                     propertyProgress = PropertyProgress(properties: .unknown, isSettled: true)
                 }
             }
+            if propertyProgress.isSettled { evaluateVerify() }
         case .provisional(let answer, let awaiting):
-            status = .provisional(answer, awaiting: awaiting)
+            state = .provisional(answer, awaiting: awaiting)
         case .needPrefix(let n):
-            status = .needsMoreData(want(n, known: known))
+            state = .needsMoreData(want(n, known: known))
         case .needRange(let r):
-            status = .needsMoreData(want(r, known: known))
+            state = .needsMoreData(want(r, known: known))
         }
     }
 
@@ -412,6 +483,7 @@ public struct IncrementalSniffer: Sendable {
         switch verdict {
         case .done(let p):
             propertyProgress = PropertyProgress(properties: p, isSettled: !propertiesAwaitEnd)
+            if propertyProgress.isSettled { evaluateVerify() }
         case .needPrefix(let n, let partial):
             propertyProgress = PropertyProgress(properties: partial, isSettled: false)
             _ = want(n, known: known)
@@ -426,65 +498,36 @@ public struct IncrementalSniffer: Sendable {
 
     /// Starts a frame walk: over what is held, then over the bytes as they come.
     private mutating func startWalk(_ w: FrameWalk, partial: ImageProperties) {
-        walk = w
         walkPartial = partial
-        walkStart = w.offset
-        walkBytes = []
-        // What is held at the walk's position (the prefix, a far window) is where it starts.
-        withView { v in
-            var o = w.offset
-            while let b = v.u8(o) {
-                walkBytes.append(b)
-                o += 1
-            }
-        }
-        advanceWalk()
+        let known = expectedLength.map { max($0, bytesSeen) }
+        let walk = withView { StreamWalk(w, held: $0, length: known, limit: w.limit(budget)) }
+        framesWalk = walk
+        if let outcome = walk.outcome { endWalk(outcome.count) }
     }
 
-    /// Gives the walk the bytes of `chunk` (at `offset` in the data) it has not had.
-    private mutating func feedWalk<Bytes: Collection>(_ chunk: Bytes, at offset: Int) where Bytes.Element == UInt8 {
-        let have = walkStart + walkBytes.count
-        let end = offset + chunk.count
-        guard end > have else { return }
-        // Bytes the walk wanted have passed without it: its count is out of reach.
-        guard offset <= have else { return endWalk(nil) }
-        walkBytes.append(contentsOf: chunk.dropFirst(have - offset))
-        advanceWalk()
-    }
-
-    /// Runs the walk over the bytes it holds, and keeps only those from what it wants next.
-    private mutating func advanceWalk() {
-        guard var w = walk else { return }
-        let length = isFinished ? bytesSeen : expectedLength.map { max($0, bytesSeen) }
-        let limit = w.limit(budget)
-        let progress = walkBytes.withUnsafeBytes { held in
-            withUnsafePointer(to: FarWindow(offset: walkStart, bytes: held)) { window in
-                w.advance(ByteView(base: UnsafeRawBufferPointer(start: nil, count: 0), windows: UnsafeBufferPointer(start: window, count: 1)),
-                          length: length, limit: limit)
-            }
+    /// Gives the walks the bytes of `chunk` (at `offset` in the data) they have not had.
+    private mutating func feedWalks<Bytes: Collection>(_ chunk: Bytes, at offset: Int) where Bytes.Element == UInt8 {
+        let known = expectedLength.map { max($0, bytesSeen) }
+        if var walk = framesWalk {
+            framesWalk = nil  // one copy of its bytes while it is fed
+            walk.feed(chunk, at: offset, length: known, limit: walk.limit(budget))
+            framesWalk = walk
+            if let outcome = walk.outcome { endWalk(outcome.count) }
         }
-        walk = w
-        switch progress {
-        case .wants(let r):
-            let have = walkStart + walkBytes.count
-            if r.lowerBound >= have {
-                walkBytes.removeAll(keepingCapacity: true)
-            } else {
-                walkBytes.removeFirst(r.lowerBound - walkStart)
-            }
-            walkStart = r.lowerBound
-        case .counted(let n): endWalk(n)
-        case .broken, .beyondReach: endWalk(nil)
+        if var walk = verifyWalk, walk.outcome == nil {
+            verifyWalk = nil
+            walk.feed(chunk, at: offset, length: known, limit: Int.max)
+            verifyWalk = walk
         }
     }
 
-    /// The walk is over: the properties settle with its count.
+    /// The frame walk is over: the properties settle with its count.
     private mutating func endWalk(_ frames: Int?) {
         var p = walkPartial
         p.frameCount = frames
         propertyProgress = PropertyProgress(properties: p, isSettled: true)
-        walk = nil
-        walkBytes = []
+        framesWalk = nil
+        evaluateVerify()
     }
 
     /// Sets the next run for a range a check or reader asked for: the first bytes grow, or a far
@@ -557,3 +600,74 @@ public enum PropertyState<Value> {
 extension PropertyState: Sendable where Value: Sendable {}
 extension PropertyState: Equatable where Value: Equatable {}
 extension PropertyState: Hashable where Value: Hashable {}
+
+/// A walk fed by a stream: the walk, and the bytes it has still to pass over (from what it wants
+/// next to the last byte seen).
+struct StreamWalk {
+    private(set) var walk: FrameWalk
+    private var bytes: [UInt8] = []
+    private var start: Int
+    /// How it ended (nil while it goes on).
+    private(set) var outcome: FrameWalk.Progress?
+
+    /// Starts the walk over what `view` holds from its position on.
+    init(_ w: FrameWalk, held view: ByteView, length: Int?, limit: Int) {
+        walk = w
+        start = w.offset
+        var o = w.offset
+        while true {
+            let run = view.run(from: o)
+            if run.isEmpty { break }
+            bytes.append(contentsOf: run)
+            o += run.count
+        }
+        advance(length: length, limit: limit)
+    }
+
+    /// The limit of the walk under `budget`.
+    func limit(_ budget: ReadBudget) -> Int { walk.limit(budget) }
+
+    /// Gives the walk the bytes of `chunk` (at `offset` in the data) it has not had.
+    mutating func feed<Bytes: Collection>(_ chunk: Bytes, at offset: Int, length: Int?, limit: Int) where Bytes.Element == UInt8 {
+        guard outcome == nil else { return }
+        let have = start + bytes.count
+        let end = offset + chunk.count
+        guard end > have else { return }
+        // Bytes the walk wanted have passed without it: its answer is out of reach.
+        guard offset <= have else {
+            outcome = .beyondReach
+            bytes = []
+            return
+        }
+        bytes.append(contentsOf: chunk.dropFirst(have - offset))
+        advance(length: length, limit: limit)
+    }
+
+    /// Runs the walk over the bytes it holds, and keeps only those from what it wants next.
+    mutating func advance(length: Int?, limit: Int) {
+        guard outcome == nil else { return }
+        var w = walk
+        let progress = bytes.withUnsafeBytes { held in
+            withUnsafePointer(to: FarWindow(offset: start, bytes: held)) { window in
+                w.advance(ByteView(base: UnsafeRawBufferPointer(start: nil, count: 0), windows: UnsafeBufferPointer(start: window, count: 1)),
+                          length: length, limit: limit)
+            }
+        }
+        walk = w
+        guard case .wants(let r) = progress else {
+            outcome = progress
+            bytes = []
+            return
+        }
+        // Kept from where the walk stands (a step that looks ahead, as past a JPEG's EOI, reads
+        // its own position again), or from what it wants.
+        let keep = max(start, min(r.lowerBound, w.offset))
+        let have = start + bytes.count
+        if keep >= have {
+            bytes.removeAll(keepingCapacity: true)
+        } else {
+            bytes.removeFirst(keep - start)
+        }
+        start = keep
+    }
+}

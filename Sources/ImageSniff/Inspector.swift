@@ -21,9 +21,9 @@ protocol ReadSource {
     mutating func readTail() throws(FileError) -> Bool
     /// Calls `body` with what is held.
     func withView<R>(_ body: (ByteView) -> R) -> R
-    /// Runs a frame walk over the data from where it stands (block by block, forgetting each
-    /// once passed): its count, or nil when it is broken or out of reach.
-    mutating func walk(_ w: inout FrameWalk) throws(FileError) -> Int?
+    /// Runs a walk over the data from where it stands (block by block, forgetting each once
+    /// passed) to its end: how it ended.
+    mutating func walk(_ w: inout FrameWalk) throws(FileError) -> FrameWalk.Progress
 }
 
 enum Inspector {
@@ -31,13 +31,37 @@ enum Inspector {
     /// by real data; it bounds a hostile one).
     static let maxRounds = 256
 
-    /// Detection, then (for an image, when asked) its properties.
+    /// Detection, then (for an image, when asked) its properties, then (`ReadBudget.verify`)
+    /// whether the file is whole.
     static func run<S: ReadSource>(_ s: inout S, hint: String?, properties: Bool) throws(FileError) -> Inspection {
         let detection = try detect(&s, hint: hint)
-        guard properties, detection.type.isImage else {
-            return Inspection(detection: detection, properties: .unknown)
+        let found = properties && detection.type.isImage ? try readProperties(&s, of: detection.type) : .unknown
+        guard s.budget.verify else { return Inspection(detection: detection, properties: found) }
+        return Inspection(detection: try verify(&s, detection), properties: found)
+    }
+
+    /// The detection, truncated when the format's completeness check says the file is not whole.
+    /// What the check asks for is read as any other request (forward, within the budget); its
+    /// walk goes to the end of the data.
+    static func verify<S: ReadSource>(_ s: inout S, _ detection: Detection) throws(FileError) -> Detection {
+        guard detection.completeness == .complete, let verifier = Verifier.byType[detection.type] else { return detection }
+        var walked: FrameWalk.Progress?
+        for _ in 0..<maxRounds {
+            let length = s.length, reach = s.reach
+            let step = s.withView { ImageSniffer.verify(detection.type, $0, length: length, reach: reach, walked: walked).step }
+            switch step {
+            case .complete, .truncated, .unknown:
+                return ImageSniffer.merge(detection, step)
+            case .needRange(let r):
+                let before = s.length
+                try serve(r, &s)
+                if s.length < before { return ImageSniffer.merge(detection, .truncated) }  // shrank while we read
+            case .needWalk:
+                guard walked == nil, var w = s.withView({ verifier.walk($0) }) else { return detection }
+                walked = try s.walk(&w)
+            }
         }
-        return Inspection(detection: detection, properties: try readProperties(&s, of: detection.type))
+        return detection
     }
 
     static func detect<S: ReadSource>(_ s: inout S, hint: String?) throws(FileError) -> Detection {
@@ -92,7 +116,7 @@ enum Inspector {
             case .needRange(let r, _):
                 try serve(r, &s)
             case .walk(var w, var partial):
-                partial.frameCount = try s.walk(&w)
+                partial.frameCount = try s.walk(&w).count
                 return partial
             }
         }

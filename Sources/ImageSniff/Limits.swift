@@ -37,6 +37,8 @@ enum Budget {
     /// IFDs one TIFF walk visits (IFD0 and SubIFDs), and SubIFDs followed from IFD0.
     static let tiffIFDs = 16
     static let tiffSubIFDs = 8
+    /// IFDs (pages) whose strips a TIFF completeness check follows.
+    static let verifiedIFDs = 1024
     /// Bytes of a TIFF ASCII value (Make, Model, Software) compared.
     static let tiffString = 64
     /// The most directory entries an ICO or CUR file may declare.

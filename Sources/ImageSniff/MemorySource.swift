@@ -42,9 +42,8 @@ struct MemorySource: ReadSource {
     mutating func readTail() throws(FileError) -> Bool { false }
 
     /// The walk passes over the buffer at once (bytes past it, of longer data, are not held).
-    mutating func walk(_ w: inout FrameWalk) throws(FileError) -> Int? {
-        if case .counted(let n) = w.advance(ByteView(base: buffer), length: total, limit: w.limit(budget)) { return n }
-        return nil
+    mutating func walk(_ w: inout FrameWalk) throws(FileError) -> FrameWalk.Progress {
+        w.advance(ByteView(base: buffer), length: total, limit: w.limit(budget))
     }
 
     var reach: Reach {

@@ -13,7 +13,9 @@ struct Scan: ParsableCommand {
         Record fields (NDJSON, JSON; schema version 2): schemaVersion, path, pathBytes (base64, \
         only for names that are not UTF-8), uti, description, mime, preferredExtension, \
         extension (the same, kept for schema 1 readers), isImage, confidence (conclusive, likely, \
-        family, hinted, unknown), animated, completeness (complete, truncated), \
+        family, hinted, unknown), animated, completeness (complete, truncated: without \
+        --verify, "complete" means the header is; with it, that the file ends where its \
+        structure says), \
         extensionMatches (true, false, or null when the file has no known extension), error \
         (null, or {code, message}); properties with --properties (null for anything but an \
         image; width, height, bitDepth, colorModel, hasAlpha, frameCount, orientation, \
@@ -88,8 +90,11 @@ struct Scan: ParsableCommand {
         valueName: "type"), completion: .list(ImageType.allCases.map(\.identifier)))
     var hint: String?
 
-    @Flag(help: "Read each image's header for its properties: width, height, bit depth, colour model, alpha, frames, EXIF orientation, gain map, ICC profile (records gain \"properties\"; the table a SIZE column). Within the same bounded read.")
+    @Flag(help: "Read each image's header for its properties: width, height, bit depth, colour model, alpha, frames, EXIF orientation, gain map, ICC profile (records gain \"properties\"; the table a SIZE column). Reads what the header needs wherever it lies, within a budget of 64 reads and 1 MiB per file; a frame count that needs a walk (GIF, animated WebP) covers at most 64 MiB.")
     var properties = false
+
+    @Flag(help: "Check that each file is whole: its completeness says whether it ends where its structure says (JPEG: EOI after the scans; PNG: IEND; GIF: the trailer; WebP, HEIF/AVIF, TIFF strips and tiles: within the file). Costs a read at the end of each file, and for a GIF (or a JPEG without EOI at its end) a walk over all of it; lifts the 64 MiB limit on frame walks. Without it, \"complete\" means the header is complete.")
+    var verify = false
 
     @Option(name: .customLong("min-pixels"), help: ArgumentHelp(
         "Only list images whose header states at least N pixels (width × height): 50000000, 100M, 2G. Finds decompression bombs; an image whose size is not stated is not listed.",
@@ -159,6 +164,7 @@ struct Scan: ParsableCommand {
         r.hintFromExtension = hintFromExtension
         r.hint = hint
         r.properties = properties
+        r.verify = verify
         r.minPixels = minPixelCount
         r.crossCheck = crossCheck
         r.jobs = jobs

@@ -18,6 +18,7 @@ struct ScanRequest {
     var hintFromExtension = false
     var hint: String?
     var properties = false
+    var verify = false
     var minPixels: Int?
     var crossCheck = false
     var jobs: Int?
@@ -40,6 +41,7 @@ struct ScanRequest {
         options.settings.hint = hint
         options.settings.crossCheck = crossCheck
         options.settings.properties = properties
+        options.settings.verify = verify
         options.settings.filter.minPixels = minPixels
         let stdoutIsTerminal = FileDescriptor.standardOutput.isTerminal
         options.format = format ?? (stdoutIsTerminal && !print0 ? .table : .ndjson)

@@ -6,12 +6,14 @@ import TestSupport
 /// Every test image gives the same answer, detection and properties, from a file, from memory and
 /// from a stream (in chunks of 1, 7, 1460 and 65536 bytes, its length announced or not), under
 /// the default read budget and under a small one whose first bytes stop at 8 KiB, so that most
-/// images are read through far windows and frame walks.
+/// images are read through far windows and frame walks; each with whole-file checks too.
 @Suite("The same answer from a file, memory and a stream")
 struct SourceEquivalenceTests {
     static let budgets: [(String, ReadBudget)] = [
         ("default", .default),
         ("small", ReadBudget(reads: 64, bytesKept: 16 * 1024, bytesSkipped: 256 * 1024)),
+        ("verifying", .verifying),
+        ("small verifying", ReadBudget(reads: 64, bytesKept: 16 * 1024, bytesSkipped: 256 * 1024, verify: true)),
     ]
 
     @Test(arguments: Manifest.entries)
@@ -30,6 +32,19 @@ struct SourceEquivalenceTests {
                                                                                  properties: true, budget: budget) {
                             Issue.record("\(entry.file), \(name) budget: \(problem)")
                         }
+                    }
+                }
+            }
+            // Cut in half: whole-file checks say so alike from every source.
+            let half = UnsafeRawBufferPointer(rebasing: bytes.prefix(bytes.count / 2))
+            for problem in DetectionInvariants.fileViolations(half, scratchPath: scratch, budget: .verifying) {
+                Issue.record("\(entry.file) cut in half: \(problem)")
+            }
+            for chunk in [7, 1460] {
+                for known in [true, false] {
+                    for problem in DetectionInvariants.incrementalViolations(half, chunk: chunk, lengthKnown: known,
+                                                                             properties: true, budget: .verifying) {
+                        Issue.record("\(entry.file) cut in half: \(problem)")
                     }
                 }
             }

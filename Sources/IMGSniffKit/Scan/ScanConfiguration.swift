@@ -55,6 +55,8 @@ public struct ScanSettings: Sendable {
     public var crossCheck = false
     /// Read each image's properties from its header (`--properties`).
     public var properties = false
+    /// Check that each file is whole (`--verify`: `ReadBudget.verify`).
+    public var verify = false
     /// Whether the workers read properties (asked for, or needed by `--min-pixels`).
     public var readsProperties: Bool { properties || filter.minPixels != nil }
     /// Encode records for this format on the workers (nil: records go to the main thread whole).

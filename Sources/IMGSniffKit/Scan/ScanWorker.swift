@@ -26,12 +26,13 @@ public struct ScanBatchResult: Sendable {
 /// cross-checking, and a record encoder. Made on the thread that uses it.
 public final class ScanWorker {
     private let settings: ScanSettings
-    private let sniffer = FileSniffer()
+    private let sniffer: FileSniffer
     private var magic: Result<Magic, MagicError>?
     private let encoder: RecordEncoder?
 
     public init(settings: ScanSettings) {
         self.settings = settings
+        sniffer = FileSniffer(budget: settings.verify ? .verifying : .default)
         encoder = settings.encoding.map { RecordEncoder(format: $0, crossCheck: settings.crossCheck, properties: settings.properties) }
     }
 
@@ -75,7 +76,7 @@ public final class ScanWorker {
             switch entry.kind {
             case .standardInput:
                 do throws(Errno) {
-                    let reading = try StandardInput.detect(hint: hint, properties: settings.readsProperties)
+                    let reading = try StandardInput.detect(hint: hint, properties: settings.readsProperties, verify: settings.verify)
                     r.detection = reading.detection
                     if settings.readsProperties { r.properties = reading.properties }
                     r.length = reading.length

@@ -17,10 +17,13 @@ public enum StandardInput {
 
     /// - Parameter properties: whether to read the image's properties too (from a pipe, as they
     ///   settle: the same answer as the same bytes in a file).
-    public static func detect(hint: String?, properties: Bool = false) throws(Errno) -> Reading {
+    /// - Parameter verify: whether to check that the data is whole (`ReadBudget.verify`): a pipe
+    ///   is then read to its end.
+    public static func detect(hint: String?, properties: Bool = false, verify: Bool = false) throws(Errno) -> Reading {
         let stdin = FileDescriptor.standardInput
+        let budget: ReadBudget = verify ? .verifying : .default
         if let status = try? stdin.status(), status.kind == .regular {
-            let sniffer = FileSniffer()
+            let sniffer = FileSniffer(budget: budget)
             do throws(FileError) {
                 if properties {
                     let inspection = try sniffer.inspect(fileDescriptor: stdin.rawValue, hint: hint)
@@ -34,7 +37,7 @@ public enum StandardInput {
         }
         // A pipe or terminal: read as the bytes come, only until the answer is decided (an
         // endless stream is answered; a decided format is not read on).
-        var sniffer = IncrementalSniffer(hint: hint, readsProperties: properties)
+        var sniffer = IncrementalSniffer(hint: hint, budget: budget, readsProperties: properties)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var ended = false

@@ -33,7 +33,7 @@ struct Boxes: Sequence, IteratorProtocol {
     }
 
     mutating func next() -> Box? {
-        guard needs == nil, steps < Budget.boxes, offset + 8 <= end else { return nil }
+        guard needs == nil, steps < Budget.boxes, offset < end, end - offset >= 8 else { return nil }
         steps += 1
         guard let size32 = view.u32be(offset), let type = view.u32be(offset + 4) else {
             needs = offset..<(offset + 16)

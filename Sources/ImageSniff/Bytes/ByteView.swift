@@ -43,6 +43,16 @@ struct ByteView {
         return windows.count > 0 && farPointer(offset, length) != nil
     }
 
+    /// The held bytes from `offset` to the end of the run that holds it (the first bytes, or a
+    /// far window): empty when `offset` is not held.
+    func run(from offset: Int) -> UnsafeRawBufferPointer {
+        if offset >= 0 && offset < base.count { return UnsafeRawBufferPointer(rebasing: base[offset...]) }
+        for w in windows where offset >= w.offset && offset < w.end {
+            return UnsafeRawBufferPointer(rebasing: w.bytes[(offset - w.offset)...])
+        }
+        return UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
     /// Whether every byte of `range` is held.
     func has(_ range: Range<Int>) -> Bool { has(range.lowerBound, range.count) }
 

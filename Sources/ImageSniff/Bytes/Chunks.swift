@@ -44,7 +44,7 @@ struct Chunks: Sequence, IteratorProtocol {
     }
 
     mutating func next() -> Chunk? {
-        guard needs == nil, steps < Budget.chunks, offset + 8 <= end else { return nil }
+        guard needs == nil, steps < Budget.chunks, offset < end, end - offset >= 8 else { return nil }
         steps += 1
         let name: UInt32?, length: UInt32?
         switch layout {

@@ -1,17 +1,36 @@
-// Counting frames over the whole data: a GIF's frames are known only by walking every block of
-// every frame to the trailer; an animated WebP's by walking its chunks. Such a walk is resumable:
-// it holds its position and count, not the bytes, so a driver serves it block by block (a file in
-// 1 MiB reads, a stream as its chunks come, memory at once) and forgets each block once passed.
-// The walk covers at most `ReadBudget.bytesSkipped` bytes of the data past its start (every byte
-// with `ReadBudget.verify`); beyond that the count is not within reach (nil), never a guess.
+// Walks over the whole data: a GIF's frames are known only by walking every block of every frame
+// to the trailer, an animated WebP's by walking its chunks; whether a file is whole (`verify`) by
+// walking its structure to its end marker (a JPEG's EOI after the entropy-coded scans, a PNG's
+// IEND, an ISO BMFF file's boxes to its length). Such a walk is resumable: it holds its position
+// and count, not the bytes, so a driver serves it block by block (a file in 1 MiB reads, a stream
+// as its chunks come, memory at once) and forgets each block once passed. It covers at most
+// `ReadBudget.bytesSkipped` bytes of the data past its start (every byte with
+// `ReadBudget.verify`); beyond that its answer is not within reach, never a guess.
 
-/// A resumable frame count.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A resumable walk over a structure to its end.
 struct FrameWalk: Equatable {
     enum Kind: Equatable {
-        /// GIF blocks: `inChain` when the position is a sub-block size byte of a chain.
+        /// GIF blocks to the trailer, counting images: `inChain` when the position is a sub-block
+        /// size byte of a chain.
         case gif(inChain: Bool)
         /// RIFF chunks up to `end` (the RIFF size's end), counting chunks named `name`.
         case riffChunks(name: UInt32, end: Int)
+        /// JPEG marker segments and entropy-coded scans to EOI (`inScan`: within scan data, where
+        /// only a marker that is not a restart ends it), and on through the images that follow
+        /// at once (an MPO's, a gain map's) to the last one's EOI.
+        case jpeg(inScan: Bool)
+        /// PNG chunks to IEND.
+        case pngChunks
+        /// ISO BMFF top-level boxes to the end of the data (which must be a box's end).
+        case boxes
     }
 
     /// How a walk ended, or what it wants.
@@ -20,9 +39,11 @@ struct FrameWalk: Equatable {
         case wants(Range<Int>)
         /// The walk reached the end of the structure: the count is exact.
         case counted(Int)
-        /// The structure ends without its end marker, or the data ended first: no count.
+        /// The data ended before the structure did.
+        case truncated
+        /// Not the structure where it must be (damaged): no count.
         case broken
-        /// The walk would pass its limit: the count is not within reach.
+        /// The walk would pass its limit: its answer is not within reach.
         case beyondReach
 
         /// The count, when the walk reached the end of the structure.
@@ -35,12 +56,12 @@ struct FrameWalk: Equatable {
     var kind: Kind
     /// Where the walk stands.
     private(set) var offset: Int
-    /// Frames counted so far.
+    /// What the walk counts (frames), so far.
     private(set) var frames: Int
     /// Where the walk started (its budget counts from here).
     let start: Int
 
-    init(_ kind: Kind, at offset: Int, frames: Int) {
+    init(_ kind: Kind, at offset: Int, frames: Int = 0) {
         self.kind = kind
         self.offset = offset
         self.frames = frames
@@ -59,17 +80,16 @@ struct FrameWalk: Equatable {
     /// ended. The data is `length` bytes long when known (nil: a stream whose end has not come).
     mutating func advance(_ v: ByteView, length: Int?, limit: Int) -> Progress {
         while true {
-            let step = self.step(v)
+            let step = self.step(v, length: length)
             guard case .wants(let r) = step else { return step }
-            // The data ends before the structure does.
-            if let length, r.upperBound > length { return .broken }
+            if let length, r.upperBound > length { return .truncated }
             if r.upperBound > limit { return .beyondReach }
             if !v.has(r) { return step }
         }
     }
 
     /// One step: consumes what it can at the position.
-    private mutating func step(_ v: ByteView) -> Progress {
+    private mutating func step(_ v: ByteView, length: Int?) -> Progress {
         switch kind {
         case .gif(let inChain):
             if inChain {
@@ -93,7 +113,6 @@ struct FrameWalk: Equatable {
             case 0x3B:
                 return .counted(frames)
             default:
-                // Not a block where one must be: what was counted may be all, or not.
                 return .broken
             }
             kind = .gif(inChain: true)
@@ -105,6 +124,85 @@ struct FrameWalk: Equatable {
             offset += 8 + Int(size) + Int(size & 1)
             if offset > end { return .broken }
             return offset + 8 > end ? .counted(frames) : .wants(offset..<(offset + 8))
+        case .jpeg(let inScan):
+            if inScan { return scanStep(v) }
+            guard let fill = v.u8(offset), let marker = v.u8(offset + 1) else { return .wants(offset..<(offset + 2)) }
+            guard fill == 0xFF else { return .broken }
+            switch marker {
+            case 0xFF:
+                offset += 1  // fill byte
+            case 0xD9:
+                // Another image right after (SOI), or the end (what follows is a trailer).
+                let after = offset + 2
+                if let length, after + 2 > length { return .counted(frames) }
+                guard let a = v.u8(after), let b = v.u8(after + 1) else { return .wants(after..<(after + 2)) }
+                guard a == 0xFF && b == 0xD8 else { return .counted(frames) }
+                offset = after + 2
+            case 0xD8, 0x01, 0xD0...0xD7:
+                offset += 2  // standalone markers
+            default:
+                guard let size = v.u16be(offset + 2) else { return .wants(offset..<(offset + 4)) }
+                guard size >= 2 else { return .broken }
+                offset += 2 + Int(size)
+                if marker == 0xDA {
+                    frames += 1  // scans
+                    kind = .jpeg(inScan: true)
+                }
+            }
+            return .wants(offset..<(offset + 2))
+        case .pngChunks:
+            guard let size = v.u32be(offset), let name = v.u32be(offset + 4) else { return .wants(offset..<(offset + 8)) }
+            guard size <= 0x7FFF_FFFF else { return .broken }
+            let end = offset + 12 + Int(size)
+            if name == fourCC("IEND") {
+                // Whole: the chunk and its CRC within the data.
+                return v.has(offset..<end) ? .counted(frames) : .wants(offset..<end)
+            }
+            frames += 1
+            offset = end
+            return .wants(offset..<(offset + 8))
+        case .boxes:
+            if let length, offset == length { return .counted(frames) }
+            guard let size32 = v.u32be(offset), v.has(offset + 4, 4) else { return .wants(offset..<(offset + 8)) }
+            var size = Int(size32)
+            if size32 == 1 {
+                guard let large = v.u64(offset + 8, bigEndian: true) else { return .wants(offset..<(offset + 16)) }
+                size = clampOffset(large)
+                guard size >= 16 else { return .broken }
+            } else if size32 == 0 {
+                return .counted(frames + 1)  // the last box runs to the end
+            }
+            guard size >= 8 else { return .broken }
+            frames += 1
+            offset += size
+            if let length {
+                if offset == length { return .counted(frames) }
+                if offset > length { return .truncated }
+            }
+            return .wants(offset..<(offset + 8))
+        }
+    }
+
+    /// Entropy-coded data: passes to the next marker that is not a stuffed zero or a restart.
+    private mutating func scanStep(_ v: ByteView) -> Progress {
+        while true {
+            let run = v.run(from: offset)
+            guard let base = run.baseAddress, run.count > 0 else { return .wants(offset..<(offset + 2)) }
+            guard let hit = memchr(base, 0xFF, run.count) else {
+                offset += run.count
+                continue
+            }
+            offset += base.distance(to: UnsafeRawPointer(hit))
+            guard let next = v.u8(offset + 1) else { return .wants(offset..<(offset + 2)) }
+            switch next {
+            case 0x00, 0xD0...0xD7:
+                offset += 2
+            case 0xFF:
+                offset += 1
+            default:
+                kind = .jpeg(inScan: false)
+                return .wants(offset..<(offset + 2))
+            }
         }
     }
 }

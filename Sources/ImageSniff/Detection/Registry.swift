@@ -9,10 +9,13 @@ protocol FormatFamily: Sendable {
     static var rules: [Rule] { get }
     /// The property readers (none for families of neighbours: audio, video, archives).
     static var readers: [PropertyReader] { get }
+    /// The whole-file completeness checks (`ReadBudget.verify`), for the formats that have one.
+    static var verifiers: [Verifier] { get }
 }
 
 extension FormatFamily {
     static var readers: [PropertyReader] { [] }
+    static var verifiers: [Verifier] { [] }
 }
 
 enum Registry {
@@ -32,4 +35,7 @@ enum Registry {
 
     /// Every property reader, family by family.
     static let readers: [PropertyReader] = families.flatMap { $0.readers }
+
+    /// Every completeness check, family by family.
+    static let verifiers: [Verifier] = families.flatMap { $0.verifiers }
 }

@@ -60,6 +60,14 @@ extension GIF {
         PropertyReader([.gif], read: properties),
     ]
 
+    /// Whole: a walk over every block reaches the trailer (a GIF's end cannot be told from its
+    /// last bytes: 3B is also data).
+    static let verifiers = [
+        Verifier([.gif], walk: { v in GIFBlocks.start(v).map { FrameWalk(.gif(inChain: false), at: $0) } }) { _, _, walked in
+            walked.map(Verifier.step(for:)) ?? .needWalk
+        },
+    ]
+
     /// The logical screen (ImageIO reports its size), 8-bit indexed colour, transparency from the
     /// first graphic control extension, and the number of images, counted by a walk over every
     /// block to the trailer (`FrameWalk`: nil when it would pass the walk's budget).

@@ -5,6 +5,13 @@ extension ISOBMFF {
         PropertyReader([.heic, .heics, .heif, .heifs, .avif, .avis, .avci, .avcs], read: properties),
     ]
 
+    /// Whole: the top-level boxes end where the data does.
+    static let verifiers = [
+        Verifier([.heic, .heics, .heif, .heifs, .avif, .avis, .avci, .avcs], walk: { _ in FrameWalk(.boxes, at: 0) }) { _, _, walked in
+            walked.map(Verifier.step(for:)) ?? .needWalk
+        },
+    ]
+
     /// The children of a box's payload from `start` to `end`, by type: `(type, start, end)`.
     static func children(_ v: ByteView, from start: Int, to end: Int) -> [(type: UInt32, start: Int, end: Int)] {
         Array(Boxes(v, from: start, to: end).map { ($0.type, $0.start, $0.end) })

@@ -131,6 +131,39 @@ extension JPEG {
         PropertyReader([.jpeg, .mpo, .jpegLS], read: properties),
     ]
 
+    static let verifiers = [
+        Verifier([.jpeg, .mpo], walk: { _ in FrameWalk(.jpeg(inScan: false), at: 2) }, check: verify),
+    ]
+
+    /// Whole: the images the MPF index lists start within the data (their sizes are not trusted:
+    /// Pillow writes a wrong one), and the last image ends with EOI: the data's last two bytes, or
+    /// else where a walk over the scans of the images one after the other finds it (what follows
+    /// is a trailer: Samsung's, an appended thumbnail, padding).
+    static func verify(_ input: Input, _ type: ImageType, _ walked: FrameWalk.Progress?) -> VerifyStep {
+        let v = input.view, length = input.totalLength
+        var segments = JPEGSegments(v)
+        while let next = segments.next() {
+            guard case .segment(let marker, let payload) = next else { break }
+            guard marker == 0xE2 else { continue }
+            let head = payload.lowerBound..<min(payload.upperBound, payload.lowerBound + 4)
+            if !v.has(head) { return .needRange(head) }
+            guard v.matches("MPF\0", at: payload.lowerBound) else { continue }
+            if !v.has(payload) { return .needRange(payload) }
+            let tiff = payload.lowerBound + 4
+            for entry in MultiPicture.entries(v, tiff: tiff, end: payload.upperBound).dropFirst() where entry.offset > 0 {
+                if tiff + entry.offset >= length { return .truncated }
+            }
+            break
+        }
+        if let wanted = segments.needs { return .needRange(wanted) }
+        guard length >= 4 else { return .truncated }
+        let tail = (length - 2)..<length
+        guard v.has(tail) else { return .needRange(tail) }
+        if v.u8(tail.lowerBound) == 0xFF && v.u8(tail.lowerBound + 1) == 0xD9 { return .complete }
+        guard let walked else { return .needWalk }
+        return Verifier.step(for: walked)
+    }
+
     static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var p = ImageProperties(frameCount: 1, hasGainMap: false, hasICCProfile: false)
@@ -197,23 +230,23 @@ extension JPEG {
 }
 
 extension MultiPicture {
-    /// The MP entries (attribute and offset) of the MPF data at `tiff`, in order; the first is the
-    /// primary image. Offsets are relative to `tiff` (0 for the primary).
-    static func entries(_ v: ByteView, tiff: Int, end: Int) -> [(attribute: UInt32, offset: Int)] {
+    /// The MP entries (attribute, size and offset) of the MPF data at `tiff`, in order; the first
+    /// is the primary image. Offsets are relative to `tiff` (0 for the primary).
+    static func entries(_ v: ByteView, tiff: Int, end: Int) -> [(attribute: UInt32, size: Int, offset: Int)] {
         guard let (layout, ifdAt) = TIFFLayout.header(v, at: tiff), !layout.bigTIFF, ifdAt < end,
               let count = v.u16(ifdAt, bigEndian: layout.bigEndian), count <= 64 else { return [] }
         let ifd = IFD(layout: layout, start: ifdAt, count: Int(count))
         let big = layout.bigEndian
-        var result: [(UInt32, Int)] = []
+        var result: [(UInt32, Int, Int)] = []
         for i in 0..<ifd.count {
             guard ifdAt + 2 + 12 * i + 12 <= end, let e = ifd.entry(v, i) else { break }
             // MP Entry: 16 bytes an image (attribute, size, offset, two dependent-image entries).
             guard e.tag == 0xB002, let bytes = v.u32(e.field - 4, bigEndian: big), let at = v.u32(e.field, bigEndian: big) else { continue }
             for k in 0..<min(Int(bytes) / 16, 64) {
                 let entry = tiff + Int(at) + 16 * k
-                guard entry + 16 <= end, let attribute = v.u32(entry, bigEndian: big),
+                guard entry + 16 <= end, let attribute = v.u32(entry, bigEndian: big), let size = v.u32(entry + 4, bigEndian: big),
                       let offset = v.u32(entry + 8, bigEndian: big) else { break }
-                result.append((attribute, Int(offset)))
+                result.append((attribute, Int(size), Int(offset)))
             }
         }
         return result

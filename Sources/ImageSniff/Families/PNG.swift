@@ -71,6 +71,24 @@ extension PNG {
         PropertyReader([.png, .mng, .jng], read: properties),
     ]
 
+    static let verifiers = [
+        Verifier([.png], walk: { _ in FrameWalk(.pngChunks, at: 8) }, check: verify),
+    ]
+
+    /// Whole: the data ends with the IEND chunk, or else a walk over the chunks reaches IEND
+    /// within the data (what follows it is a trailer).
+    static func verify(_ input: Input, _ type: ImageType, _ walked: FrameWalk.Progress?) -> VerifyStep {
+        let v = input.view, length = input.totalLength
+        guard length >= 12 else { return .truncated }
+        let tail = (length - 12)..<length
+        guard v.has(tail) else { return .needRange(tail) }
+        if v.u32be(tail.lowerBound) == 0, v.u32be(tail.lowerBound + 4) == fourCC("IEND"), v.u32be(tail.lowerBound + 8) == 0xAE42_6082 {
+            return .complete
+        }
+        guard let walked else { return .needWalk }
+        return Verifier.step(for: walked)
+    }
+
     static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var offset = 8

@@ -61,6 +61,14 @@ extension RIFF {
         PropertyReader([.ani], read: animatedCursor),
     ]
 
+    /// Whole: the RIFF container's size lies within the data.
+    static let verifiers = [
+        Verifier([.webP, .ani]) { input, _, _ in
+            guard let size = input.view.u32le(4) else { return .unknown }
+            return 8 + Int(size) <= input.totalLength ? .complete : .truncated
+        },
+    ]
+
     static func webP(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var p = ImageProperties(bitDepth: 8, colorModel: .rgb, frameCount: 1, hasICCProfile: false)

@@ -2,9 +2,56 @@
 
 extension TIFF {
     static let readers = [
-        PropertyReader([.tiff] + CameraRaw.tiffBased + [.canonTIFRaw, .sonyAXR, .leicaRaw, .orf, .rw2, .rwl, .panasonicRaw],
-                       read: properties),
+        PropertyReader(tiffTypes, read: properties),
     ]
+
+    /// The types read as TIFF.
+    static let tiffTypes: [ImageType] = [.tiff] + CameraRaw.tiffBased + [.canonTIFRaw, .sonyAXR, .leicaRaw, .orf, .rw2, .rwl, .panasonicRaw]
+
+    static let verifiers = [
+        Verifier(tiffTypes, check: verify),
+    ]
+
+    /// Whole: every IFD of the chain (the pages) lies within the data, and so do its values and
+    /// the strips (or tiles) its offsets and byte counts say. Unknown when an IFD states no such table, or
+    /// one larger than 1 MiB, or the chain is longer than `Budget.verifiedIFDs`.
+    static func verify(_ input: Input, _ type: ImageType, _ walked: FrameWalk.Progress?) -> VerifyStep {
+        let v = input.view, length = input.totalLength
+        guard let (layout, ifd0) = TIFFLayout.header(v, at: 0) else { return .unknown }
+        var seen: Set<Int> = []
+        var next = ifd0
+        while next != 0 {
+            guard seen.insert(next).inserted else { break }  // a loop: what it covers was checked
+            guard seen.count <= Budget.verifiedIFDs else { return .unknown }
+            let ifd: IFD
+            switch IFD.read(v, at: next, layout) {
+            case .ok(let read): ifd = read
+            case .needs(let r): return .needRange(r)
+            case .bad: return .unknown
+            }
+            var offsets: IFDEntry?, counts: IFDEntry?
+            for i in 0..<ifd.count {
+                guard let e = ifd.entry(v, i) else { return .unknown }
+                if !e.inline && e.valueAt + e.byteCount > length { return .truncated }
+                switch e.tag {
+                case 273, 324: offsets = e
+                case 279, 325: counts = e
+                default: break
+                }
+            }
+            guard let offsets, let counts, offsets.count == counts.count, offsets.count > 0 else { return .unknown }
+            for e in [offsets, counts] where !e.inline && !v.has(e.valueRange) {
+                return e.byteCount <= 1 << 20 ? .needRange(e.valueRange) : .unknown
+            }
+            for i in 0..<offsets.count {
+                guard let o = offsets.integer(v, layout, at: i), let c = counts.integer(v, layout, at: i) else { return .unknown }
+                if o + c > length { return .truncated }
+            }
+            guard let following = ifd.next(v) else { return .needRange(ifd.nextField) }
+            next = following
+        }
+        return .complete
+    }
 
     /// One IFD's entries, as far as properties need them.
     struct Directory {

@@ -1,0 +1,29 @@
+import Foundation
+import ImageSniff
+import Testing
+import TestSupport
+
+/// Whole-file checks (`ReadBudget.verify`): every test image of a format that has one is whole,
+/// and the same image without its last tenth is truncated, though its header is complete.
+@Suite("Whole-file completeness")
+struct VerifyTests {
+    /// The formats with a whole-file check.
+    static let checked: Set<ImageType> = [.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff]
+
+    static let entries = Manifest.entries.filter { entry in
+        guard let type = ImageType(entry.identifier) else { return false }
+        return checked.contains(type)
+    }
+
+    @Test(arguments: entries)
+    func wholeAndCut(_ entry: ManifestEntry) throws {
+        let data = try entry.bytes()
+        let whole = ImageSniffer.inspect(data, budget: .verifying).detection
+        #expect(whole.completeness == .complete, "\(entry.file) whole: \(whole)")
+        let cut = Array(data.prefix(data.count - max(1, data.count / 10)))
+        let plain = ImageSniffer.inspect(cut).detection
+        let verified = ImageSniffer.inspect(cut, budget: .verifying).detection
+        #expect(verified.completeness == .truncated, "\(entry.file) cut by a tenth: \(verified) (without checks: \(plain))")
+        #expect(verified.type == plain.type, "checks change the completeness only")
+    }
+}
