@@ -254,7 +254,7 @@ public struct IncrementalSniffer: Sendable {
                     evaluate()
                     if framesWalk != nil {
                         // The properties count frames from here on.
-                        feedWalks(bytes, at: at)
+                        feedWalks(chunk, at: start)
                         return
                     }
                 }
@@ -262,6 +262,8 @@ public struct IncrementalSniffer: Sendable {
             // What no far window wanted has passed: no window can start before it now.
             forwardMark = max(forwardMark, pending == nil ? end : min(end, pending!.lowerBound))
         }
+        // A walk started within this chunk takes the rest of it.
+        if verifyWalk != nil { feedWalks(chunk, at: start) }
     }
 
     /// Whether what is held answers as far as it can until the end of the data.
@@ -443,7 +445,6 @@ public struct IncrementalSniffer: Sendable {
     /// Takes the detector's answer for what is held; a request for more sets the next run or
     /// the far window to take from the stream.
     private mutating func settle(_ judged: Verdict) {
-        let cap = budget.prefixCap
         let known = expectedLength.map { max($0, bytesSeen) }
         switch judged {
         case .decided(let answer):

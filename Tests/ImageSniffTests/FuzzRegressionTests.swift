@@ -44,7 +44,7 @@ private let fuzzHints: [String] = [
 /// Every invariant Fuzz/FuzzDetector.swift checks (DetectionInvariants), for one input: at the
 /// half (as the fuzzer cuts) and at each of the first 64 cut points, with every hint, and fed to
 /// the incremental detector in chunks (with and without properties, under the default budget and
-/// the least one), and through a file.
+/// the least one, with and without whole-file checks), and through a file.
 private func checkInvariants(_ bytes: [UInt8], _ name: String) {
     var cuts = Set([bytes.count / 2])
     for n in 0..<min(bytes.count, 64) { cuts.insert(n) }
@@ -57,7 +57,8 @@ private func checkInvariants(_ bytes: [UInt8], _ name: String) {
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-regression-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        for budget in [ReadBudget.default, ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 * 1024)] {
+        for budget in [ReadBudget.default, ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 * 1024),
+                       ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 * 1024, verify: true)] {
             for problem in DetectionInvariants.fileViolations(data, scratchPath: scratch, budget: budget) { Issue.record("\(name): \(problem)") }
             for chunk in [1, 7, 4096] {
                 for known in [true, false] {

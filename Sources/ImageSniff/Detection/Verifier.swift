@@ -40,11 +40,8 @@ struct Verifier: Sendable {
         self.walk = walk
     }
 
-    /// The last bytes a tail check looks at.
+    /// The last bytes a check may look at (a stream keeps them).
     static let tailWindow = 4096
-
-    /// The range of the last `tailWindow` bytes of data of `length`.
-    static func tail(_ length: Int) -> Range<Int> { max(0, length - tailWindow)..<length }
 
     /// What a walk's outcome says of completeness: the end marker reached, or the data ended
     /// first. A structure damaged before its end says nothing either way (decoders often show
@@ -72,7 +69,8 @@ extension ImageSniffer {
     /// The verifier's step for `type` over `view` (data of `length` bytes; nil: a stream whose
     /// end has not come), given the walk's outcome, and whether it depends on the end. A range is
     /// asked for only when the read plan can fetch it (as it fetches any other: forward, within
-    /// the budget); one past the end is truncation, one out of reach leaves the answer unknown.
+    /// the budget; the last `Verifier.tailWindow` bytes always); one past the end is truncation,
+    /// one out of reach leaves the answer unknown.
     static func verify(_ type: ImageType, _ view: ByteView, length: Int?, reach: Reach,
                        walked: FrameWalk.Progress?) -> (step: VerifyStep, dependsOnEnd: Bool) {
         guard let verifier = Verifier.byType[type] else { return (.unknown, false) }
@@ -83,6 +81,8 @@ extension ImageSniffer {
             let step = verifier.check(input, type, walked)
             guard case .needRange(let r) = step else { return step }
             if view.has(r) { return .unknown }  // held already: a check that asks again is stuck
+            // The last bytes are verification's own read, whatever the budget (a stream keeps them).
+            if let length, r.lowerBound >= length - Verifier.tailWindow, r.upperBound <= length { return step }
             if input.canFetch(r) { return step }
             return input.isPastEnd(r) ? .truncated : .unknown
         }
