@@ -8,8 +8,9 @@
 // Prints one line, "accepted: <identifier> (<description>, .<ext>)" or "rejected: <why>", and
 // exits 0 (accepted), 1 (rejected), 2 (could not read) or 64 (usage). The file's name and any
 // declared MIME type are ignored: only the bytes count. --max-pixels refuses an image whose header
-// states more pixels (width × height) than the budget, before anything decodes it. Uses the ImageSniff library only (no
-// Foundation).
+// states more pixels (width × height) than the budget, before anything decodes it; from standard
+// input, as soon as the header has passed (the rest of the upload is not read). Uses the
+// ImageSniff library only (no Foundation).
 
 #if canImport(Glibc)
 import Glibc
@@ -60,11 +61,11 @@ while let argument = arguments.popFirst() {
 guard let path else { fail(usage, status: 64) }
 
 /// Reads standard input as an upload arrives, only until the answer is decided
-/// (`IncrementalSniffer`): a PDF is refused after its first bytes, not after all of them. A format
-/// whose answer depends on the end (TGA's footer) is read to the end, up to the read cap.
-func inspectStandardInput(readingHeader: Bool) -> Inspection {
-    var sniffer = IncrementalSniffer()
-    var head: [UInt8] = []  // what was read, up to the read cap: the header for the properties
+/// (`IncrementalSniffer`): a PDF is refused after its first bytes, not after all of them. With
+/// --max-pixels the header is read on until its size is stated, and an image that states too many
+/// pixels is refused at once, before the rest of the upload is read.
+func inspectStandardInput(maxPixels: Int?) -> Inspection {
+    var sniffer = IncrementalSniffer(readsProperties: maxPixels != nil)
     var chunk = [UInt8](repeating: 0, count: 65536)
     while sniffer.wantsMoreData {
         let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
@@ -75,25 +76,20 @@ func inspectStandardInput(readingHeader: Bool) -> Inspection {
             break
         }
         sniffer.append(chunk[..<n])
-        if head.count < Limits.maxPrefix { head += chunk[..<min(n, Limits.maxPrefix - head.count)] }
-    }
-    // Images need their header for --max-pixels: read on (up to the cap) if it was decided early.
-    if readingHeader && head.count < Limits.maxPrefix && !sniffer.isFinished {
-        while head.count < Limits.maxPrefix {
-            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, min($0.count, Limits.maxPrefix - head.count)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            head += chunk[..<n]
+        if let maxPixels, case .stated(let pixels) = sniffer.propertyProgress.pixelCount, pixels > maxPixels,
+           let type = sniffer.detection?.type, type.isImage {
+            let p = sniffer.propertyProgress.properties
+            fail("rejected: \(type.identifier) is \(p.width ?? 0)x\(p.height ?? 0), more than \(maxPixels) pixels "
+                 + "(after \(sniffer.bytesSeen) bytes)", status: 1)
         }
     }
     let detection = sniffer.detection ?? Detection(type: .data, confidence: .unknown)
-    let properties = head.withUnsafeBytes { ImageSniffer.properties(of: detection, $0, length: max(sniffer.bytesSeen, head.count)) }
-    return Inspection(detection: detection, properties: properties)
+    return Inspection(detection: detection, properties: sniffer.propertyProgress.properties)
 }
 
 let inspection: Inspection
 if path == "-" {
-    inspection = inspectStandardInput(readingHeader: maxPixels != nil)
+    inspection = inspectStandardInput(maxPixels: maxPixels)
 } else {
     do {
         inspection = try ImageSniffer.inspect(fileAt: path)

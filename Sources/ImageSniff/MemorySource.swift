@@ -51,12 +51,13 @@ struct MemorySource: ReadSource {
               forwardMark: forwardMark, prefixCap: budget.prefixCap)
     }
 
-    /// Serves a far request from the buffer; false when the buffer does not hold it (a prefix of
-    /// longer data).
-    mutating func fetch(_ r: Range<Int>) -> Bool {
-        guard r.upperBound <= buffer.count else { return false }
-        try? fetchWindow(ReadPlan.window(for: r, length: total))
-        return true
+    /// Serves a far request from the buffer; when the buffer (a prefix of longer data) does not
+    /// hold the whole window a file would read for it, the bytes from the start that it wants.
+    mutating func fetch(_ r: Range<Int>) -> Int? {
+        let window = ReadPlan.window(for: r, length: total)
+        guard window.upperBound <= buffer.count else { return window.upperBound }
+        try? fetchWindow(window)
+        return nil
     }
 
     /// Runs `body` with the view of what is held.
@@ -76,8 +77,11 @@ struct MemorySource: ReadSource {
             case .needPrefix(let n):
                 return Detection(type: .data, confidence: .unknown, completeness: .needsMoreData(n))
             case .needRange(let r):
-                if r.upperBound <= source.prefix.count || !source.fetch(r) {
+                if r.upperBound <= source.prefix.count {
                     return Detection(type: .data, confidence: .unknown, completeness: .needsMoreData(r.upperBound))
+                }
+                if let wanted = source.fetch(r) {
+                    return Detection(type: .data, confidence: .unknown, completeness: .needsMoreData(wanted))
                 }
             case .provisional(let answer, _):
                 // A trailer is wanted. Data that fits under the cap is read whole; beyond it, the

@@ -27,8 +27,11 @@ extension ImageSniffer {
     ///
     /// It stops at the first chunk after which the answer is decided; at the end of the stream;
     /// or, when the answer depends on the end of the data (a trailer, or a format checked against
-    /// its length), once `Limits.maxPrefix` bytes have been read: then the answer is provisional
-    /// and `reachedEnd` is false. It never holds more than `Limits.maxPrefix` bytes plus one chunk.
+    /// its length), once `ReadBudget.prefixCap` bytes have been read: then the answer is
+    /// provisional and `reachedEnd` is false. Every byte read is handed back, so when a format's
+    /// deciding structure lies far in (a TIFF whose IFD follows megabytes of strips) `bytesRead`
+    /// holds all of that; to pass the bytes on as they come instead, iterate
+    /// `chunks.sniffing(...)` (`SniffingSequence`).
     ///
     /// ```swift
     /// var chunks = request.body.makeAsyncIterator()

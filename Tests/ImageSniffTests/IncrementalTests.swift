@@ -155,3 +155,62 @@ struct StreamDetectionTests {
         #expect(sniffed.detection.type == .png)
     }
 }
+
+@Suite("Sniffing a stream as it passes")
+struct SniffingSequenceTests {
+    static func chunks(_ bytes: [UInt8], size: Int) -> AsyncStream<ArraySlice<UInt8>> {
+        AsyncStream { continuation in
+            var offset = 0
+            while offset < bytes.count {
+                continuation.yield(bytes[offset..<min(offset + size, bytes.count)])
+                offset += size
+            }
+            continuation.finish()
+        }
+    }
+
+    /// Every chunk comes through unchanged, and at the end the answer (detection and properties)
+    /// is the one for the whole bytes, length announced or not.
+    @Test(arguments: ["public.jpeg", "public.png", "com.compuserve.gif", "public.tiff", "public.heic", "org.webmproject.webp"])
+    func forwardsEveryByteAndAnswersAsTheWhole(_ identifier: String) async throws {
+        let bytes = try #require(Manifest.first(identifier)).bytes()
+        let whole = ImageSniffer.inspect(bytes)
+        for known in [true, false] {
+            let body = SniffingSequenceTests.chunks(bytes, size: 333).sniffing(expectedLength: known ? bytes.count : nil, readsProperties: true)
+            var forwarded: [UInt8] = []
+            for try await chunk in body { forwarded += chunk }
+            #expect(forwarded == bytes)
+            #expect(body.isFinished)
+            #expect(body.bytesSeen == bytes.count)
+            #expect(body.detection == whole.detection)
+            #expect(body.propertyProgress.isSettled)
+            #expect(body.propertyProgress.properties == whole.properties)
+        }
+    }
+
+    /// An image's size is stated as soon as its header has passed: a server refuses a
+    /// decompression bomb before the rest of the body arrives.
+    @Test func sizeIsStatedBeforeTheEnd() async throws {
+        let jpeg = try #require(Manifest.first("public.jpeg")).bytes()
+        let body = SniffingSequenceTests.chunks(jpeg, size: 64).sniffing(readsProperties: true)
+        var statedAt: Int?
+        var before: PropertyState<Int>?
+        for try await _ in body {
+            if before == nil { before = body.propertyProgress.pixelCount }
+            if statedAt == nil, case .stated = body.propertyProgress.pixelCount { statedAt = body.bytesSeen }
+        }
+        #expect(before == .notYet, "nothing is stated from the first 64 bytes")
+        let at = try #require(statedAt)
+        #expect(at < jpeg.count, "stated after \(at) of \(jpeg.count) bytes")
+        #expect(body.propertyProgress.pixelCount == .stated(ImageSniffer.inspect(jpeg).properties.pixelCount!))
+    }
+
+    /// Text has no properties: settled as soon as the type is decided, nothing stated.
+    @Test func nonImagesSettleWithNothingStated() async throws {
+        let text = Array(String(repeating: "plain words ", count: 400).utf8)
+        let body = SniffingSequenceTests.chunks(text, size: 1000).sniffing(readsProperties: true)
+        for try await _ in body {}
+        #expect(body.propertyProgress.isSettled)
+        #expect(body.propertyProgress.state(\.width) == .notStated)
+    }
+}

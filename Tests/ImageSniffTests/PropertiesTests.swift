@@ -216,3 +216,42 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(Array("just some text, nothing more\n".utf8)).properties.isEmpty)
     }
 }
+
+@Suite("Properties from the first bytes of longer data")
+struct PrefixPropertiesTests {
+    /// Starting from the first 64 bytes and passing what `needsMoreData` asks for, every test
+    /// image settles on the properties its whole bytes give; each request asks for more than it
+    /// was given.
+    @Test(arguments: Manifest.entries)
+    func askingForMoreSettlesOnTheWhole(_ entry: ManifestEntry) throws {
+        let data = try entry.bytes()
+        let whole = ImageSniffer.inspect(data)
+        var n = min(64, data.count)
+        for _ in 0..<64 {
+            let reading = data.withUnsafeBytes {
+                ImageSniffer.properties(of: whole.detection, prefix: UnsafeRawBufferPointer(rebasing: $0.prefix(n)), totalLength: data.count)
+            }
+            switch reading {
+            case .settled(let p):
+                #expect(p == whole.properties, "\(entry.file) settled at \(n) bytes")
+                return
+            case .needsMoreData(let upTo, _):
+                #expect(upTo > n && upTo <= data.count, "\(entry.file): at \(n) bytes asks for \(upTo)")
+                guard upTo > n else { return }
+                n = min(upTo, data.count)
+            }
+        }
+        Issue.record("\(entry.file): not settled after 64 requests")
+    }
+
+    /// Passed a prefix as if it were the whole, the frame count of an animated GIF is unknown,
+    /// not the frames seen so far.
+    @Test func aPrefixTakenForTheWholeCountsNoFrames() throws {
+        let gif = try #require(Manifest.entries.first { $0.file == "gif/animated-pillow" }).bytes()
+        let detection = ImageSniffer.detect(gif)
+        let half = Array(gif.prefix(gif.count / 2))
+        let p = half.withUnsafeBytes { ImageSniffer.properties(of: detection, $0, length: half.count) }
+        #expect(p.frameCount == nil)
+        #expect(p.width == ImageSniffer.inspect(gif).properties.width)
+    }
+}

@@ -122,9 +122,54 @@ extension ImageSniffer {
     }
 
     /// The properties of what `detection` found, from `view`, the first bytes of data of `length`
-    /// bytes (what is not in view is not read: a reader that wants more gives what it has).
+    /// bytes: what the header states within them (a field whose bytes lie further is nil, never a
+    /// guess). `properties(of:prefix:totalLength:budget:)` also says how many bytes would settle it.
     public static func properties(of detection: Detection, _ view: UnsafeRawBufferPointer, length: Int) -> ImageProperties {
-        guard detection.type.isImage else { return .unknown }
-        return readProperties(detection.type, ByteView(base: view), length: length, reach: .none(prefixCap: view.count)).partial
+        switch properties(of: detection, prefix: view, totalLength: length) {
+        case .settled(let p), .needsMoreData(_, let p): return p
+        }
     }
+
+    /// The properties of what `detection` found, from `prefix`, the first bytes of data of
+    /// `totalLength` bytes (nil: `prefix` is all of it), read as a file would be within `budget`:
+    /// `.settled`, or `.needsMoreData(upTo:partial:)` when the header's facts lie past `prefix`
+    /// (call again with the first `upTo` bytes). For data that arrives in pieces,
+    /// `IncrementalSniffer(readsProperties:)` does this bookkeeping.
+    public static func properties(of detection: Detection, prefix: UnsafeRawBufferPointer, totalLength: Int? = nil,
+                                  budget: ReadBudget = .default) -> PropertyReading {
+        guard detection.type.isImage else { return .settled(.unknown) }
+        let total = max(totalLength ?? prefix.count, prefix.count)
+        var source = MemorySource(prefix, total: total, budget: budget)
+        var last = ImageProperties.unknown
+        for _ in 0..<Inspector.maxRounds {
+            let reach = source.reach
+            let verdict = source.withView { readProperties(detection.type, $0, length: total, reach: reach) }
+            last = verdict.partial
+            switch verdict {
+            case .done(let p):
+                return .settled(p)
+            case .needPrefix(let n, let partial):
+                return .needsMoreData(upTo: n, partial: partial)
+            case .needRange(let r, let partial):
+                if let wanted = source.fetch(r) { return .needsMoreData(upTo: wanted, partial: partial) }
+            case .walk(var w, var partial):
+                // A frame walk over the data: all of it (as far as the walk's budget) is wanted.
+                let outcome = w.advance(ByteView(base: prefix), length: total, limit: w.limit(budget))
+                if case .wants(let r) = outcome { return .needsMoreData(upTo: min(total, max(r.upperBound, prefix.count * 2)), partial: partial) }
+                partial.frameCount = outcome.count
+                return .settled(partial)
+            }
+        }
+        return .settled(last)
+    }
+}
+
+/// What reading an image's properties from the first bytes of its data found
+/// (`ImageSniffer.properties(of:prefix:totalLength:budget:)`).
+public enum PropertyReading: Sendable, Hashable {
+    /// Every field the header states within the read budget (a nil field is not stated).
+    case settled(ImageProperties)
+    /// The header's facts lie past the bytes given: the first `upTo` bytes are wanted; `partial`
+    /// is what is stated so far.
+    case needsMoreData(upTo: Int, partial: ImageProperties)
 }
