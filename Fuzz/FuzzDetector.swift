@@ -28,7 +28,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // is), so that small inputs are read through far windows and frame walks too (offsets
     // pointing anywhere, cycles, ranges past the end), with properties, picked by the third byte.
     let third = size > 2 ? data[2] : 0
-    let budget = third & 2 == 0 ? ReadBudget.default : ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 * 1024, verify: third & 4 != 0)
+    let budget = third & 2 == 0 ? ReadBudget.default : ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 << 20, verify: third & 4 != 0)
     problems += DetectionInvariants.incrementalViolations(whole, chunk: chunk, lengthKnown: third & 1 == 1,
                                                           properties: third & 8 != 0, budget: budget)
     // Through a file: the reads a FileSniffer makes give what the bytes give.

@@ -95,6 +95,7 @@ FAMILIES=(jpeg png gif tiff bmp ico icns jpeg2000 jxl jxr webp heif psd tga pict
           macpaint djvu ps raw video audio archive document text data)
 FAMILIES+=(longtail appleraw lookalike regress)   # long-tail formats, Apple-only RAW ids, neighbours, regressions
 FAMILIES+=(realworld)   # formats and edge cases met in real-world files (Xfig, WPG, NIfTI, PGF, ANI, TIM, sixel, DIB, traps)
+FAMILIES+=(far)   # facts past the first 512 KiB: TIFF IFDs at the end, a large ICC profile before SOF, long GIF/WebP, HEIF meta after mdat
 rm -rf .src "$LOG"
 if ((${#ONLY[@]})); then
   for o in "${ONLY[@]}"; do
@@ -202,6 +203,11 @@ int main(int argc, char **argv) {
 }
 EOF
   g++ -O1 -o $S/pgfenc $S/pgfenc.cpp $(pkg-config --cflags --libs libpgf)
+  # sources for the far family: a 64x48 rose, a 512x512 gradient, a 1200x1000 gradient with the rose on it
+  convert rose: -resize '64x48!' -strip "${NOPNGDATE[@]}" PNG24:$S/rose64x48.png
+  convert -size 512x512 gradient:red-blue -strip "${NOPNGDATE[@]}" PNG24:$S/grad512.png
+  convert -size 1200x1000 gradient:navy-orange \( rose: -resize 600x \) -gravity center -composite \
+          -strip "${NOPNGDATE[@]}" PNG24:$S/grad1200.png
 } >>"$LOG" 2>&1
 set -e
 
@@ -859,6 +865,23 @@ make realworld/text-cp1252          public.plain-text no -- "${PE[@]}" textenc @
 make realworld/text-macroman        public.plain-text no -- "${PE[@]}" textenc @OUT@ mac_roman
 make realworld/text-utf32le-bom     public.plain-text no -- "${PE[@]}" textenc @OUT@ utf-32-le
 make realworld/hdf4-not-image       public.data no -- "${PE[@]}" hdf4 @OUT@
+
+# ================================================================ Facts past the first 512 KiB (issue 26)
+# ImageSniff used to read only the first 512 KiB of a file; it now reads ranges anywhere.  Each file
+# here keeps what the tool must read past those 512 KiB: TIFF IFD0 written after the strips, the
+# later IFDs of a long page chain, a JPEG's SOF after a 600 KiB ICC profile, a GIF's trailer and
+# an animated WebP's last frames, a HEIF's meta after its mdat, and (cut-half) the missing end of
+# a JPEG that --verify must find.  Content is chosen to compress well (gradients, solid pages,
+# two noise frames repeated within zlib's 32 KiB window), so git stores them small.
+make far/tiff-imagemagick-ifd-at-end public.tiff no -- convert -size 600x500 gradient:red-blue -depth 8 -type TrueColor -compress none TIFF:@OUT@
+make far/tiff-pillow-40pages       public.tiff no -- "${PE[@]}" solid-pages @OUT@ TIFF 40 100x100
+make far/jpeg-pillow-icc-600k      public.jpeg no -- "${PE[@]}" icc-jpeg $S/rose64x48.png @OUT@ sRGB 614400 quality=85
+make far/gif-pillow-many-frames    com.compuserve.gif yes -- "${PE[@]}" noise-frames @OUT@ GIF 100 64x64 1 duration=50 loop=0
+make far/webp-img2webp-many-frames org.webmproject.webp yes -- bash -c "img2webp -loop 0 -d 50 -lossless \$(for i in \$(seq 80); do echo $S/noise1.png $S/noise2.png; done) -o @OUT@"
+# No writer here puts meta after mdat (heif-enc and pillow-heif write ftyp, meta, mdat; gpac's
+# MP4Box is not packaged in Debian 12), so a real heif-enc file is rearranged.
+synth far/heif-meta-after-mdat     public.heic no 'real heif-enc HEIC (512x512 gradient, -q 90) rearranged as ftyp, mdat, meta: mdat holds the coded data first, padded with zero bytes to 614400 bytes, and the iloc extent offsets are moved to match (heif-info, heif-convert and identify read it)' -- bash -c "heif-enc -q 90 -o $S/far.heic $S/grad512.png && python3 synthesize.py mdat-first @OUT@ $S/far.heic 614400"
+make far/jpeg-pillow-cut-half      public.jpeg no -- bash -c "python3 pyencode.py pil $S/grad1200.png $S/whole.jpg JPEG quality=90 && head -c \$((\$(stat -c %s $S/whole.jpg) / 2)) $S/whole.jpg > @OUT@"
 
 # ================================================================ done
 rm -rf .src

@@ -21,6 +21,11 @@ OpenEXR, astc-encoder-py, nibabel, mutagen, pyhdf, astropy.  Called from make-te
   pyencode.py hdf4 OUT                                         pyhdf (HDF4 library) SD file with one float32 4x4 dataset
   pyencode.py fitstext OUT                                     astropy Header.totextfile: FITS cards as text lines
   pyencode.py textenc OUT ENCODING                             a short English sentence with curly quotes and an en dash
+  pyencode.py solid-pages OUT FORMAT N WxH [key=value ...]     Pillow save_all of N solid-colour RGB frames
+  pyencode.py noise-frames OUT FORMAT N WxH SEED [mode=M] [key=value ...]
+                                                               Pillow save_all of N frames alternating two noise images
+  pyencode.py icc-jpeg SRC OUT sRGB|LAB|XYZ BYTES [key=value ...]
+                                                               Pillow JPEG with a LittleCMS profile zero-padded to BYTES
 
 Values of key=value are parsed as Python literals when possible (quality=80,
 optimize=True, sizes=[(16,16)]), else kept as strings.
@@ -387,13 +392,68 @@ def cmd_textenc(out, encoding):
         f.write(text.encode(encoding))
 
 
+def cmd_solid_pages(out, fmt, n, size, *args):
+    """N pages (frames) of WxH, page i one solid RGB colour ((37i, 91i, 173i) mod 256, so no two
+    neighbours are alike), saved by Pillow with save_all: a multi-page file whose pages compress
+    well by any general-purpose compressor."""
+    from PIL import Image
+    o, _ = kv(args)
+    w, h = (int(v) for v in size.split('x'))
+    ims = [Image.new('RGB', (w, h), ((37 * i) % 256, (91 * i) % 256, (173 * i) % 256)) for i in range(int(n))]
+    ims[0].save(out, format=fmt, save_all=True, append_images=ims[1:], **o)
+
+
+def cmd_noise_frames(out, fmt, n, size, seed, *args):
+    """N frames of WxH alternating two pseudo-random images A, B, A, B ... (Python's
+    random.Random(SEED), so the bytes are fixed), saved by Pillow with save_all.  mode=P
+    (default): random palette indices under one 3-3-2 RGB palette of 256 colours, so a GIF needs
+    no quantizing and every frame shares the global colour table; mode=RGB: random RGB bytes.
+    Every frame differs from the one before it everywhere, so no encoder merges or crops them,
+    and equal frames encode to equal bytes."""
+    import random
+    from PIL import Image
+    o, _ = kv(args)
+    mode = o.pop('mode', 'P')
+    w, h = (int(v) for v in size.split('x'))
+    rng = random.Random(int(seed))
+    pair = []
+    for _ in range(2):
+        im = Image.frombytes(mode, (w, h), rng.randbytes(w * h * len(mode)))
+        if mode == 'P':
+            im.putpalette([c for i in range(256) for c in (i & 0xE0, (i & 0x1C) << 3, (i & 3) << 6)])
+        pair.append(im)
+    ims = [pair[i % 2] for i in range(int(n))]
+    ims[0].save(out, format=fmt, save_all=True, append_images=ims[1:], **o)
+
+
+def cmd_icc_jpeg(src, out, kind, nbytes, *args):
+    """Pillow JPEG carrying a large ICC profile: LittleCMS's profile of the given kind (Pillow
+    ImageCms createProfile(KIND), as `icc` writes it) padded with zero bytes to NBYTES, its
+    header's profile size (bytes 0-3, big-endian) set to NBYTES (the profile ID stays zero: not
+    computed).  Pillow splits a profile into APP2 ICC_PROFILE segments of at most 65519 bytes,
+    so a profile larger than the first bytes a reader looks at puts the frame header (SOF) past
+    them."""
+    import struct
+    from PIL import ImageCms
+    o, _ = kv(args)
+    mode = o.pop('mode', 'RGB')
+    icc = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile(kind)).tobytes())
+    n = int(nbytes)
+    if n < len(icc):
+        raise SystemExit('icc-jpeg: the profile is already %d bytes' % len(icc))
+    icc += bytes(n - len(icc))
+    struct.pack_into('>I', icc, 0, n)
+    open_img(src, mode).save(out, format='JPEG', icc_profile=bytes(icc), **o)
+
+
 def main(argv):
     cmd, *args = argv[1:]
     {'pil': cmd_pil, 'pilall': cmd_pilall, 'ic': cmd_ic, 'heif': cmd_heif, 'dng': cmd_dng,
      'dicom': cmd_dicom, 'exr': cmd_exr, 'astc': cmd_astc,
      'uhdr': cmd_uhdr, 'heifmini': cmd_heifmini, 'icc': cmd_icc, 'font': cmd_font, 'xls': cmd_xls,
      'nifti': cmd_nifti, 'id3': cmd_id3, 'hdf4': cmd_hdf4, 'fitstext': cmd_fitstext,
-     'textenc': cmd_textenc}[cmd](*args)
+     'textenc': cmd_textenc, 'solid-pages': cmd_solid_pages, 'noise-frames': cmd_noise_frames,
+     'icc-jpeg': cmd_icc_jpeg}[cmd](*args)
 
 
 if __name__ == '__main__':

@@ -9,7 +9,7 @@ print(result.type.preferredFilenameExtension!)       // gif
 print(result.type.preferredMIMEType!)                // image/gif
 print(result.confidence, result.isAnimated)          // conclusive false
 
-// A file: one bounded read of its first bytes (4 KiB; more only when a format needs it).
+// A file: one read of its first 4 KiB (more, where it lies, only when a format needs it).
 // The name plays no part: the files in TestImages have no extension.
 let nef = try ImageSniffer.detect(fileAt: "TestImages/raw/nef")
 print(nef.type.identifier)                           // com.nikon.raw-image

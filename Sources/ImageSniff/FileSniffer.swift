@@ -1,6 +1,7 @@
-// Reading a bounded prefix of a file: one open, one pread of 4 KiB, one close on the common
-// path; a larger pread only when a check asks for it (never past `Limits.maxPrefix`), and one
-// pread of the last bytes for trailers. Never the whole file. No Foundation.
+// Reading a file under the read plan (ReadPlan.swift): one open, one pread of 4 KiB, one close on
+// the common path; more of the first bytes, or a far window where it lies, only when a check asks
+// for it (within the `ReadBudget`), and one pread of the last bytes for trailers. The whole file
+// only for a whole-file check that walks it (`ReadBudget.verify`). No Foundation.
 
 #if canImport(Glibc)
 import Glibc
@@ -318,9 +319,9 @@ public final class FileSniffer {
 }
 
 extension ImageSniffer {
-    /// Detects the format of the file at `path` from a bounded prefix (4 KiB, more only when a
-    /// format needs it, never more than `Limits.maxPrefix`). Follows symbolic links; never opens
-    /// FIFOs, sockets or devices.
+    /// Detects the format of the file at `path` from its first 4 KiB (more, wherever it lies,
+    /// only when a format needs it, within the default `ReadBudget`). Follows symbolic links;
+    /// never opens FIFOs, sockets or devices.
     public static func detect(fileAt path: String, hint: String? = nil) throws(FileError) -> Detection {
         try FileSniffer().detect(fileAt: path, hint: hint)
     }

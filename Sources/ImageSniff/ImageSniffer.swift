@@ -3,7 +3,7 @@
 /// ```swift
 /// let result = ImageSniffer.detect(bytes)                       // any contiguous bytes
 /// let hinted = ImageSniffer.detect(bytes, hint: "nef")          // identifier, extension or MIME
-/// let file = try ImageSniffer.detect(fileAt: "/data/0001")      // reads a bounded prefix
+/// let file = try ImageSniffer.detect(fileAt: "/data/0001")      // reads its first 4 KiB
 /// ```
 public enum ImageSniffer {
     /// Detects the format of `bytes`, taken to be the whole data.

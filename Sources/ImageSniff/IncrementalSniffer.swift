@@ -363,7 +363,7 @@ public struct IncrementalSniffer: Sendable {
     private mutating func finalVerification(_ answer: Detection) -> Detection {
         guard answer.completeness == .complete, let verifier = Verifier.byType[answer.type] else { return answer }
         let tail = verifyTail.suffix(Verifier.tailWindow)
-        if verifyWalk == nil, let w = withView({ verifier.walk($0) }) {
+        if verifyWalk == nil, windowReads == 0, let w = withView({ verifier.walk($0) }) {
             // Decided only now: the walk runs over what is held (all of it, for data under the cap).
             verifyWalk = withView { StreamWalk(w, held: $0, length: bytesSeen, limit: w.limit(budget)) }
         }
@@ -401,9 +401,10 @@ public struct IncrementalSniffer: Sendable {
         }
     }
 
-    /// Starts the completeness walk when the type is decided.
+    /// Starts the completeness walk when the type is decided from the first bytes (once detection
+    /// has read a far window, bytes before it may have passed: no walk, as for a file).
     private mutating func startVerifyWalk(_ answer: Detection) {
-        guard budget.verify, verifyWalk == nil, let verifier = Verifier.byType[answer.type], let w = withView({ verifier.walk($0) }) else { return }
+        guard budget.verify, verifyWalk == nil, windowReads == 0, let verifier = Verifier.byType[answer.type], let w = withView({ verifier.walk($0) }) else { return }
         let known = expectedLength.map { max($0, bytesSeen) }
         verifyWalk = withView { StreamWalk(w, held: $0, length: known, limit: w.limit(budget)) }
     }

@@ -35,15 +35,19 @@ enum Inspector {
     /// whether the file is whole.
     static func run<S: ReadSource>(_ s: inout S, hint: String?, properties: Bool) throws(FileError) -> Inspection {
         let detection = try detect(&s, hint: hint)
+        // A stream starts a completeness walk when the type is decided, which is before any byte
+        // past the first bytes has passed only if detection read no far window.
+        let walkable = s.reach.readsLeft == s.budget.reads
         let found = properties && detection.type.isImage ? try readProperties(&s, of: detection.type) : .unknown
         guard s.budget.verify else { return Inspection(detection: detection, properties: found) }
-        return Inspection(detection: try verify(&s, detection), properties: found)
+        return Inspection(detection: try verify(&s, detection, walkable: walkable), properties: found)
     }
 
     /// The detection, truncated when the format's completeness check says the file is not whole.
     /// What the check asks for is read as any other request (forward, within the budget); its
-    /// walk goes to the end of the data.
-    static func verify<S: ReadSource>(_ s: inout S, _ detection: Detection) throws(FileError) -> Detection {
+    /// walk goes to the end of the data, when it could have started before the first bytes were
+    /// passed (`walkable`: as in a stream, which walks as the bytes go by).
+    static func verify<S: ReadSource>(_ s: inout S, _ detection: Detection, walkable: Bool) throws(FileError) -> Detection {
         guard detection.completeness == .complete, let verifier = Verifier.byType[detection.type] else { return detection }
         var walked: FrameWalk.Progress?
         for _ in 0..<maxRounds {
@@ -57,7 +61,7 @@ enum Inspector {
                 try serve(r, &s)
                 if s.length < before { return ImageSniffer.merge(detection, .truncated) }  // shrank while we read
             case .needWalk:
-                guard walked == nil, var w = s.withView({ verifier.walk($0) }) else { return detection }
+                guard walkable, walked == nil, var w = s.withView({ verifier.walk($0) }) else { return detection }
                 walked = try s.walk(&w)
             }
         }

@@ -5,8 +5,9 @@
 public enum Limits {
     /// The first read of a file.
     public static let initialRead = 4096
-    /// The most of a file's prefix any check may ask for (TIFF IFDs, a JPEG segment walk past a
-    /// large Exif block, a PNG chunk walk to `acTL`).
+    /// How far the first bytes grow by default (`ReadBudget.prefixCap` of the default budget):
+    /// the APIs that take a prefix look at no more of it. Structures further on are read as far
+    /// windows (see `ReadBudget`).
     public static let maxPrefix = 512 * 1024
     /// How many bytes of a file's end are read for trailers (TGA 2.0's footer is 26).
     public static let tailLength = 26
@@ -14,7 +15,7 @@ public enum Limits {
     public static let maxWalkSteps = 4096
 }
 
-/// Named budgets of the individual walks, each within `Limits.maxPrefix`.
+/// Named budgets of the individual walks.
 enum Budget {
     /// How far a walk over GIF blocks or MNG chunks follows image data to find a second frame.
     static let frameWalk = 64 * 1024

@@ -54,6 +54,8 @@ struct MemorySource: ReadSource {
     /// Serves a far request from the buffer; when the buffer (a prefix of longer data) does not
     /// hold the whole window a file would read for it, the bytes from the start that it wants.
     mutating func fetch(_ r: Range<Int>) -> Int? {
+        // Near the start, a file grows its first bytes to the range's end: so many are wanted.
+        if ReadPlan.isNear(r, held: prefix.count, cap: budget.prefixCap) { return r.upperBound <= buffer.count ? nil : r.upperBound }
         let window = ReadPlan.window(for: r, length: total)
         guard window.upperBound <= buffer.count else { return window.upperBound }
         try? fetchWindow(window)

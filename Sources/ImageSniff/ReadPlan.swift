@@ -25,7 +25,9 @@ public struct ReadBudget: Sendable, Hashable {
     /// Bytes held at once (1 MiB): half for the first bytes, half for far windows.
     public var bytesKept: Int
     /// Bytes passed over: by a stream to reach a far window, by a frame walk (a GIF's or an
-    /// animated WebP's frames counted) over the data (64 MiB).
+    /// animated WebP's frames counted) over the data (64 MiB). A file and memory read a far
+    /// window wherever it lies; a stream that would pass more than this to reach one gives it up
+    /// (its answer is then what the bytes it kept say: less than a file's, never different).
     public var bytesSkipped: Int
     /// Whole-file checks: completeness by the container's own structure (JPEG's EOI, PNG's IEND,
     /// GIF's trailer, RIFF and ISO BMFF sizes, TIFF strip and tile extents), and frame walks to the

@@ -37,7 +37,10 @@ public struct SniffingSequence<Base: AsyncSequence>: AsyncSequence where Base.El
     /// - Parameters:
     ///   - base: the chunks (`[UInt8]`, `ArraySlice<UInt8>`, Foundation's `Data`, a buffer's
     ///     readable bytes...).
-    ///   - expectedLength, hint, budget, readsProperties: as `IncrementalSniffer`'s.
+    ///   - expectedLength: the length of the whole stream when known (`Content-Length`).
+    ///   - hint: an identifier, filename extension or MIME type.
+    ///   - budget: what the sniffer may read (see `ReadBudget`).
+    ///   - readsProperties: whether the image's properties are read too (`propertyProgress`).
     public init(_ base: Base, expectedLength: Int? = nil, hint: String? = nil, budget: ReadBudget = .default,
                 readsProperties: Bool = false) {
         self.base = base

@@ -31,9 +31,10 @@ struct IMGSniff: ParsableCommand {
         commandName: "imgsniff",
         abstract: "Tell image formats from their bytes, and name them with Uniform Type Identifiers.",
         discussion: """
-        Files lose their names; their bytes still say what they are. imgsniff reads a bounded \
-        prefix of each file (4 KiB, more only when a format needs it) and reports its type the \
-        way macOS ImageIO names it (public.jpeg, com.nikon.raw-image, ...).
+        Files lose their names; their bytes still say what they are. imgsniff reads the first \
+        4 KiB of each file (more, wherever it lies, only when a format needs it: a TIFF's \
+        directory at the end) and reports its type the way macOS ImageIO names it \
+        (public.jpeg, com.nikon.raw-image, ...).
 
         Examples:
           imgsniff scan ~/recovered                 # what is in there

@@ -2,7 +2,8 @@
 told apart by their ftyp brands and, when the brands only say HEIF, the primary item's coding.
 
 Makes a HEIF whose primary item is a real JPEG (heif-jpeg), an AVCI still around a real H.264
-IDR picture (avci), a real AVIF rewritten with one ipma box per item (ipma-per-item), ftyp brand
+IDR picture (avci), a real AVIF rewritten with one ipma box per item (ipma-per-item), a real HEIC
+rewritten with its mdat (padded) before its meta (mdat-first), ftyp brand
 rewrites of real AVIF, HEIC, AV1 sequence and JP2 files (reftyp: the JPX and JPH files are
 JPEG2000.swift's, but the rewrite is an edit of an ISO BMFF box), and Canon CR3 and CRM (cr3).
 """
@@ -107,40 +108,20 @@ def avci(out, h264, w, h):
     write(out, heif_still(b'avci', [b'mif1', b'avci', b'miaf'], b'avc1', [avcc], data, int(w), int(h)))
 
 
-def ipma_per_item(out, src):
-    """Copy a real encoder's HEIF file (avifenc's AVIF with an alpha plane: two items, one
-    ipma box), writing one ipma box per item instead (as cavif and other encoders do; the
-    format allows several). The meta box grows, so iloc's file offsets are shifted to match."""
-    d = bytearray(read(src))
+def _find_box(d, typ, start, end, who):
+    """Offset and size of the first box of type typ among the boxes from start to end."""
+    o = start
+    while o + 8 <= end:
+        size, t = struct.unpack('>I4s', d[o:o + 8])
+        if t == typ:
+            return o, size
+        o += size
+    raise SystemExit('%s: no %r box' % (who, typ))
 
-    def find(typ, start, end):
-        o = start
-        while o + 8 <= end:
-            size, t = struct.unpack('>I4s', d[o:o + 8])
-            if t == typ:
-                return o, size
-            o += size
-        raise SystemExit('ipma-per-item: no %r box' % typ)
-    ftyp_size = struct.unpack('>I', d[0:4])[0]
-    meta, meta_size = find(b'meta', ftyp_size, len(d))
-    iprp, iprp_size = find(b'iprp', meta + 12, meta + meta_size)
-    ipma, ipma_size = find(b'ipma', iprp + 8, iprp + iprp_size)
-    version, flags = d[ipma + 8], int.from_bytes(d[ipma + 9:ipma + 12], 'big')
-    count = struct.unpack('>I', d[ipma + 12:ipma + 16])[0]
-    o, entries = ipma + 16, []
-    for _ in range(count):
-        start = o
-        o += 2 if version < 1 else 4
-        n = d[o]
-        o += 1 + n * (2 if flags & 1 else 1)
-        entries.append(bytes(d[start:o]))
-    boxes = b''.join(fullbox(b'ipma', version, flags, struct.pack('>I', 1) + e) for e in entries)
-    delta = len(boxes) - ipma_size
-    d[ipma:ipma + ipma_size] = boxes
-    struct.pack_into('>I', d, iprp, iprp_size + delta)
-    struct.pack_into('>I', d, meta, meta_size + delta)
-    # iloc: offsets into the file move with everything after meta.
-    iloc, _ = find(b'iloc', meta + 12, meta + meta_size + delta)
+
+def _shift_iloc(d, iloc, delta):
+    """Add delta to every file offset in the iloc box at d[iloc:] (construction method 0: the
+    base offset when there is one, else each extent's offset); idat and item offsets stay."""
     v = d[iloc + 8]
     sizes = d[iloc + 12], d[iloc + 13]
     offset_size, length_size, base_size = sizes[0] >> 4, sizes[0] & 15, sizes[1] >> 4
@@ -171,7 +152,62 @@ def ipma_per_item(out, src):
             if method == 0 and not base_size:
                 shift(o, offset_size)
             o += offset_size + length_size
+
+
+def ipma_per_item(out, src):
+    """Copy a real encoder's HEIF file (avifenc's AVIF with an alpha plane: two items, one
+    ipma box), writing one ipma box per item instead (as cavif and other encoders do; the
+    format allows several). The meta box grows, so iloc's file offsets are shifted to match."""
+    d = bytearray(read(src))
+
+    def find(typ, start, end):
+        return _find_box(d, typ, start, end, 'ipma-per-item')
+    ftyp_size = struct.unpack('>I', d[0:4])[0]
+    meta, meta_size = find(b'meta', ftyp_size, len(d))
+    iprp, iprp_size = find(b'iprp', meta + 12, meta + meta_size)
+    ipma, ipma_size = find(b'ipma', iprp + 8, iprp + iprp_size)
+    version, flags = d[ipma + 8], int.from_bytes(d[ipma + 9:ipma + 12], 'big')
+    count = struct.unpack('>I', d[ipma + 12:ipma + 16])[0]
+    o, entries = ipma + 16, []
+    for _ in range(count):
+        start = o
+        o += 2 if version < 1 else 4
+        n = d[o]
+        o += 1 + n * (2 if flags & 1 else 1)
+        entries.append(bytes(d[start:o]))
+    boxes = b''.join(fullbox(b'ipma', version, flags, struct.pack('>I', 1) + e) for e in entries)
+    delta = len(boxes) - ipma_size
+    d[ipma:ipma + ipma_size] = boxes
+    struct.pack_into('>I', d, iprp, iprp_size + delta)
+    struct.pack_into('>I', d, meta, meta_size + delta)
+    # iloc: offsets into the file move with everything after meta.
+    iloc, _ = find(b'iloc', meta + 12, meta + meta_size + delta)
+    _shift_iloc(d, iloc, delta)
     write(out, bytes(d))
+
+
+def mdat_first(out, src, mdat_bytes):
+    """Copy a real encoder's HEIF file laid out ftyp, meta, mdat (heif-enc's layout) as ftyp,
+    mdat, meta: the mdat box keeps the coded data at its start and is padded with zero bytes to
+    MDAT_BYTES in all (so meta lies past that many bytes), and iloc's file offsets move by
+    however far the coded data moved, so every item extent still points at the same bytes.
+    (Streaming writers and MP4Box can put meta last; no writer installed here does.)"""
+    d = bytearray(read(src))
+    ftyp_size = struct.unpack('>I', d[0:4])[0]
+    meta, meta_size = _find_box(d, b'meta', ftyp_size, len(d), 'mdat-first')
+    mdat, mdat_size = _find_box(d, b'mdat', ftyp_size, len(d), 'mdat-first')
+    if (ftyp_size, meta + meta_size, mdat + mdat_size) != (meta, mdat, len(d)) or mdat_size < 8:
+        raise SystemExit('mdat-first: want ftyp, meta, mdat and nothing else')
+    payload = bytes(d[mdat + 8:mdat + mdat_size])
+    total = max(int(mdat_bytes), 8 + len(payload))
+    if total > 0xFFFFFFFF:
+        raise SystemExit('mdat-first: mdat too large for a 32-bit box size')
+    new_mdat = box(b'mdat', payload + bytes(total - 8 - len(payload)))
+    delta = (ftyp_size + 8) - (mdat + 8)
+    m = bytearray(d[meta:meta + meta_size])
+    iloc, _ = _find_box(m, b'iloc', 12, meta_size, 'mdat-first')
+    _shift_iloc(m, iloc, delta)
+    write(out, bytes(d[:ftyp_size]) + new_mdat + bytes(m))
 
 
 def reftyp(out, src, major, *compat):
@@ -198,4 +234,5 @@ def reftyp(out, src, major, *compat):
 
 RECIPES = {
     'cr3': raw_cr3, 'heif-jpeg': heif_jpeg, 'avci': avci, 'ipma-per-item': ipma_per_item, 'reftyp': reftyp,
+    'mdat-first': mdat_first,
 }

@@ -57,8 +57,8 @@ private func checkInvariants(_ bytes: [UInt8], _ name: String) {
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-regression-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        for budget in [ReadBudget.default, ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 * 1024),
-                       ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 * 1024, verify: true)] {
+        for budget in [ReadBudget.default, ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 << 20),
+                       ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 << 20, verify: true)] {
             for problem in DetectionInvariants.fileViolations(data, scratchPath: scratch, budget: budget) { Issue.record("\(name): \(problem)") }
             for chunk in [1, 7, 4096] {
                 for known in [true, false] {

@@ -141,6 +141,9 @@ extension ImageSniffer {
         let total = max(totalLength ?? prefix.count, prefix.count)
         var source = MemorySource(prefix, total: total, budget: budget)
         var last = ImageProperties.unknown
+        // More first bytes are asked for as a file reads them: at least twice as many (a chain
+        // of IFDs costs a few calls, not one per IFD).
+        let more = { (n: Int) in min(total, max(n, min(budget.prefixCap, prefix.count * 2))) }
         for _ in 0..<Inspector.maxRounds {
             let reach = source.reach
             let verdict = source.withView { readProperties(detection.type, $0, length: total, reach: reach) }
@@ -149,9 +152,12 @@ extension ImageSniffer {
             case .done(let p):
                 return .settled(p)
             case .needPrefix(let n, let partial):
-                return .needsMoreData(upTo: n, partial: partial)
+                return .needsMoreData(upTo: more(n), partial: partial)
             case .needRange(let r, let partial):
-                if let wanted = source.fetch(r) { return .needsMoreData(upTo: wanted, partial: partial) }
+                if let wanted = source.fetch(r) {
+                    let near = ReadPlan.isNear(r, held: prefix.count, cap: budget.prefixCap)
+                    return .needsMoreData(upTo: near ? more(wanted) : wanted, partial: partial)
+                }
             case .walk(var w, var partial):
                 // A frame walk over the data: all of it (as far as the walk's budget) is wanted.
                 let outcome = w.advance(ByteView(base: prefix), length: total, limit: w.limit(budget))

@@ -162,7 +162,11 @@ extension TIFF {
                 if d.newSubfileType & 1 == 0 { pages += 1 }  // reduced-resolution images are not pages
                 next = d.next
             case .needs(let r):
-                if r.upperBound > input.totalLength { next = 0; break }
+                // The chain points past the end of the data: the file is cut, its page count unknown.
+                if r.upperBound > input.totalLength {
+                    p.frameCount = nil
+                    return .done(p)
+                }
                 p.frameCount = nil
                 return .needRange(r, partial: p)
             case .bad:
