@@ -153,6 +153,7 @@ add "imgsniff scan --format ndjson"         "$RUNS" "$IMGSNIFF" scan --format nd
 add "imgsniff scan --format ndjson --jobs 1" "$RUNS" "$IMGSNIFF" scan --format ndjson --jobs 1 "$TREE"
 add "imgsniff scan --format ndjson --properties" "$RUNS" "$IMGSNIFF" scan --format ndjson --properties "$TREE"
 add "imgsniff scan --properties --jobs 1"   "$RUNS" "$IMGSNIFF" scan --format ndjson --properties --jobs 1 "$TREE"
+add "imgsniff scan --format ndjson --verify" "$RUNS" "$IMGSNIFF" scan --format ndjson --verify "$TREE"
 if [ -n "$COMPARE" ]; then
     add "compared: scan --format ndjson"         "$RUNS" "$COMPARE" scan --format ndjson "$TREE"
     add "compared: scan --format ndjson --jobs 1" "$RUNS" "$COMPARE" scan --format ndjson --jobs 1 "$TREE"
@@ -176,6 +177,7 @@ say "imgsniff / floor --checked           $(r2 "$IM" "$FC")"
 say "imgsniff --jobs 1 / floor --checked  $(r2 "$IM1" "$FC")"
 say "--properties / plain scan            $(r2 "imgsniff scan --format ndjson --properties" "$IM")   target <= 1.25 (issue 17)"
 say "--properties --jobs 1 / --jobs 1     $(r2 "imgsniff scan --properties --jobs 1" "$IM1")"
+say "--verify / plain scan                $(r2 "imgsniff scan --format ndjson --verify" "$IM")   target <= 1.5 (issue 26)"
 if [ -n "$COMPARE" ]; then
     say "compared / floor(1 thread)           $(r2 "compared: scan --format ndjson" "$F1")"
     say "compared --jobs 1 / floor(1 thread)  $(r2 "compared: scan --format ndjson --jobs 1" "$F1")"
@@ -187,6 +189,9 @@ if [ "$SKIP_FILE" = 0 ]; then
     say "file / imgsniff                      $(r2 "file --mime-type -f LIST" "$IM")   target >= 30"
 fi
 say "imgsniff peak RSS                    ${RSS[$IM]} KiB   target < 65536 KiB (64 MiB)"
+
+section "Reads and bytes per file over the tree (issue 26)"
+nice -n "$NICE" "$BENCH_BIN/bench" reads "$TREE"
 
 # --- Start-up ------------------------------------------------------------------------------
 section "Start-up: imgsniff scan of a single file, 50 runs"

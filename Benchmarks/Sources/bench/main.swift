@@ -545,6 +545,68 @@ func runStream(corpus: String) {
     print("")
 }
 
+// MARK: - Reads per file
+
+/// How many reads and bytes each file costs, as `FileSniffer` counts them (`lastReadCount`,
+/// `lastBytesRead`: every pread, the first one included), for plain detection, with properties,
+/// and with whole-file checks: the distribution over every regular file under `roots`.
+func runReads(roots: [String]) {
+    var paths: [String] = []
+    for root in roots {
+        var st = stat()
+        if stat(root, &st) == 0 && st.st_mode & S_IFMT == S_IFREG { paths.append(root) } else { paths += corpusFiles(root) + topLevelFiles(root) }
+    }
+    paths.sort()
+    print("== reads and bytes per file (FileSniffer's own count), \(paths.count) files")
+    print(pad("mode", 14) + pad("1 read", 9, right: true) + pad("reads p50", 11, right: true) + pad("p90", 6, right: true)
+          + pad("p99", 6, right: true) + pad("max", 6, right: true) + pad("KiB p50", 10, right: true) + pad("p90", 8, right: true)
+          + pad("p99", 8, right: true) + pad("max", 10, right: true) + pad("mean KiB", 10, right: true))
+    let modes: [(String, FileSniffer, Bool)] = [
+        ("detect", FileSniffer(), false),
+        ("--properties", FileSniffer(), true),
+        ("--verify", FileSniffer(budget: .verifying), false),
+        ("both", FileSniffer(budget: .verifying), true),
+    ]
+    for (name, sniffer, properties) in modes {
+        var reads: [Double] = [], bytes: [Double] = []
+        var worst: [(Int, Int, String)] = []
+        for path in paths {
+            do {
+                if properties { _ = try sniffer.inspect(fileAt: path) } else { _ = try sniffer.detect(fileAt: path) }
+            } catch { continue }
+            reads.append(Double(sniffer.lastReadCount))
+            bytes.append(Double(sniffer.lastBytesRead))
+            worst.append((sniffer.lastReadCount, sniffer.lastBytesRead, path))
+        }
+        guard !reads.isEmpty else { continue }
+        let one = Double(reads.filter { $0 == 1 }.count) / Double(reads.count) * 100
+        let kib = bytes.map { $0 / 1024 }
+        print(pad(name, 14) + pad(fmt(one) + "%", 9, right: true) + pad(fmt(median(reads), 0), 11, right: true)
+              + pad(fmt(percentile(reads, 0.9), 0), 6, right: true) + pad(fmt(percentile(reads, 0.99), 0), 6, right: true)
+              + pad(fmt(reads.max()!, 0), 6, right: true) + pad(fmt(median(kib)), 10, right: true)
+              + pad(fmt(percentile(kib, 0.9)), 8, right: true) + pad(fmt(percentile(kib, 0.99)), 8, right: true)
+              + pad(fmt(kib.max()!), 10, right: true) + pad(fmt(kib.reduce(0, +) / Double(kib.count)), 10, right: true))
+        for (r, b, path) in worst.sorted(by: { ($0.0, $0.1) > ($1.0, $1.1) }).prefix(3) {
+            print("    most reads: \(r) reads, \(b / 1024) KiB  \(path)")
+        }
+    }
+    print("")
+}
+
+/// Regular files directly in `dir` (`corpusFiles` takes only those in subfolders).
+func topLevelFiles(_ dir: String) -> [String] {
+    guard let d = opendir(dir) else { return [] }
+    defer { closedir(d) }
+    var out: [String] = []
+    while let e = readdir(d) {
+        let name = withUnsafeBytes(of: e.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        if name.hasPrefix(".") { continue }
+        var st = stat()
+        if lstat(dir + "/" + name, &st) == 0 && st.st_mode & S_IFMT == S_IFREG { out.append(dir + "/" + name) }
+    }
+    return out
+}
+
 // MARK: - Main
 
 nonisolated(unsafe) var args = Array(CommandLine.arguments.dropFirst())
@@ -578,9 +640,12 @@ case "scan":
     runScan(roots: args, threads: threads, ndjson: ndjson)
 case "stream":
     runStream(corpus: locateCorpus(option("--corpus")))
+case "reads":
+    guard !args.isEmpty else { fail("usage: bench reads DIR|FILE...") }
+    runReads(roots: args)
 case "make-tree":
     guard args.count == 3, let n = Int(args[2]) else { fail("usage: bench make-tree SRC DST N") }
     makeTree(source: args[0], destination: args[1], count: n)
 default:
-    fail("unknown command \(command): memory, files, stream, scan, make-tree or all")
+    fail("unknown command \(command): memory, files, stream, scan, reads, make-tree or all")
 }
