@@ -227,12 +227,22 @@ public final class FileSniffer {
             held = got
         }
 
+        var nearWindowsLeft: Int { ReadPlan.nearWindows - sniffer.windows.nearReads }
+
+        mutating func fetchNearWindow(_ window: Range<Int>) throws(FileError) {
+            try fetchWindow(window, near: true)
+        }
+
         mutating func fetchWindow(_ window: Range<Int>) throws(FileError) {
+            try fetchWindow(window, near: false)
+        }
+
+        private mutating func fetchWindow(_ window: Range<Int>, near: Bool) throws(FileError) {
             let fd = self.fd
             var failure: FileError?
             var got = 0
             let sniffer = self.sniffer
-            sniffer.windows.add(window) { buffer in
+            sniffer.windows.add(window, near: near) { buffer in
                 do throws(FileError) {
                     got = try FileSniffer.pread(fd, into: buffer, at: window.lowerBound, sniffer: sniffer)
                 } catch {
@@ -257,16 +267,17 @@ public final class FileSniffer {
             return true
         }
 
-        /// The walk reads the file forward in blocks of `FrameWalk.blockSize` from what it wants
+        /// The walk reads the file forward in blocks (`FrameWalk.blockSize`) from what it wants
         /// next (a block's bytes it does not want are passed over in memory, a gap by the offset).
         mutating func walk(_ w: inout FrameWalk) throws(FileError) -> FrameWalk.Progress {
             let limit = w.limit(budget)
             var progress = withView { w.advance($0, length: length, limit: limit) }
             guard case .wants = progress else { return progress }
-            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: FrameWalk.blockSize, alignment: 16)
+            let size = w.blockSize
+            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
             defer { block.deallocate() }
             while case .wants(let r) = progress {
-                let count = min(FrameWalk.blockSize, length - r.lowerBound)
+                let count = min(size, length - r.lowerBound)
                 let got = try FileSniffer.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: block[..<count]), at: r.lowerBound, sniffer: sniffer)
                 if got < count { length = r.lowerBound + got }  // shrank while we read
                 if got < r.count { return .truncated }

@@ -17,6 +17,11 @@ protocol ReadSource {
     mutating func growPrefix(to n: Int) throws(FileError)
     /// Holds a far window.
     mutating func fetchWindow(_ window: Range<Int>) throws(FileError)
+    /// How many more windows within the first bytes' cap it would rather read than grow the first
+    /// bytes (0: it grows them).
+    var nearWindowsLeft: Int { get }
+    /// Holds a window within the first bytes' cap.
+    mutating func fetchNearWindow(_ window: Range<Int>) throws(FileError)
     /// Reads the last bytes; false when the data turned out shorter (then `length` says so).
     mutating func readTail() throws(FileError) -> Bool
     /// Calls `body` with what is held.
@@ -24,6 +29,11 @@ protocol ReadSource {
     /// Runs a walk over the data from where it stands (block by block, forgetting each once
     /// passed) to its end: how it ended.
     mutating func walk(_ w: inout FrameWalk) throws(FileError) -> FrameWalk.Progress
+}
+
+extension ReadSource {
+    var nearWindowsLeft: Int { 0 }
+    mutating func fetchNearWindow(_ window: Range<Int>) throws(FileError) { try growPrefix(to: window.upperBound) }
 }
 
 enum Inspector {
@@ -95,9 +105,10 @@ enum Inspector {
 
     /// Serves a request the detector or a reader made (it was fetchable under the reach it saw).
     static func serve<S: ReadSource>(_ r: Range<Int>, _ s: inout S) throws(FileError) {
-        switch ReadPlan.action(for: r, held: s.held, length: s.length, cap: s.budget.prefixCap) {
+        switch ReadPlan.action(for: r, held: s.held, length: s.length, cap: s.budget.prefixCap, nearWindowsLeft: s.nearWindowsLeft) {
         case .growPrefix(let n): try s.growPrefix(to: n)
         case .window(let w): try s.fetchWindow(w)
+        case .nearWindow(let w): try s.fetchNearWindow(w)
         }
     }
 

@@ -4,7 +4,9 @@
 // all three give the same answer for the same bytes.
 //
 // - The first bytes (the prefix) grow on demand, doubling, up to `ReadBudget.prefixCap`: a range
-//   within the cap is served by growing them.
+//   within the cap is served by growing them. (A file reads a range that starts well past them,
+//   `ReadPlan.nearJump`, as a window where it lies instead: the same bytes a stream holds, fewer
+//   read; such windows count against no budget, as the first bytes do not.)
 // - A range past the cap is a far window: at least `ReadPlan.windowSize` bytes from where it is
 //   asked, kept for the rest of the inspection.
 // - Far windows are read forward: one must start at or after the end of the last one (a stream
@@ -75,11 +77,22 @@ enum ReadPlan {
     /// right after).
     static let windowSize = 4096
 
-    /// How a request is served: the first bytes grow to `prefix`, or a far window is read.
+    /// How a request is served: the first bytes grow to `prefix`, a far window is read, or (a
+    /// file) a window within the first bytes' cap is read where it lies instead of all the bytes
+    /// before it: the same bytes a stream holds, fewer read.
     enum Action: Equatable {
         case growPrefix(to: Int)
         case window(Range<Int>)
+        case nearWindow(Range<Int>)
     }
+
+    /// How far past the first bytes held a request within their cap must start to be read as a
+    /// window where it lies rather than by growing them (a TIFF's next IFD 190 KB on, a JPEG's
+    /// next segment after a 64 KiB ICC chunk).
+    static let nearJump = 16 * 1024
+
+    /// The most such windows one file holds; past them the first bytes grow.
+    static let nearWindows = 64
 
     /// Whether `r` is served by growing the first bytes (it ends within their cap) rather than by a
     /// far window. (Whatever the first bytes hold now: every source classifies alike.)
@@ -103,7 +116,12 @@ enum ReadPlan {
     }
 
     /// The action for a fetchable request `r`, the first bytes holding `held` of data `length`.
-    static func action(for r: Range<Int>, held: Int, length: Int?, cap: Int) -> Action {
+    static func action(for r: Range<Int>, held: Int, length: Int?, cap: Int, nearWindowsLeft: Int = 0) -> Action {
+        if isNear(r, held: held, cap: cap), nearWindowsLeft > 0, r.lowerBound >= held + nearJump {
+            var upper = min(max(r.upperBound, r.lowerBound + windowSize), cap)
+            if let length { upper = min(upper, max(length, r.upperBound)) }
+            return .nearWindow(r.lowerBound..<upper)
+        }
         if isNear(r, held: held, cap: cap) {
             var want = max(r.upperBound, held * 2)
             want = min(want, cap)
@@ -137,15 +155,25 @@ struct WindowStore {
     private(set) var forwardMark = 0
     /// Windows read.
     private(set) var reads = 0
+    /// Windows within the first bytes' cap read, and their bytes (counted in `bytes` too).
+    private(set) var nearReads = 0
+    private(set) var nearBytes = 0
 
     /// Storage for a window of `range`, to fill; the window is held once `commit` is called.
-    mutating func add(_ range: Range<Int>, fill: (UnsafeMutableRawBufferPointer) -> Int) {
+    /// A window within the first bytes' cap (`near`) counts against neither the far reads nor the
+    /// forward rule: it holds bytes a stream holds in its first bytes.
+    mutating func add(_ range: Range<Int>, near: Bool = false, fill: (UnsafeMutableRawBufferPointer) -> Int) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(range.count, 1), alignment: 16)
         let got = max(0, min(fill(buffer), range.count))
         storage.append(buffer)
-        reads += 1
-        forwardMark = max(forwardMark, range.upperBound)
+        if near {
+            nearReads += 1
+        } else {
+            reads += 1
+            forwardMark = max(forwardMark, range.upperBound)
+        }
         guard got > 0 else { return }
+        if near { nearBytes += got }
         let window = FarWindow(offset: range.lowerBound, bytes: UnsafeRawBufferPointer(rebasing: buffer[..<got]))
         // Sorted by offset (they come forward, so this is an append but for equal starts).
         var i = windows.count
@@ -156,7 +184,7 @@ struct WindowStore {
 
     /// The reach left under `budget`.
     func reach(_ budget: ReadBudget) -> Reach {
-        Reach(readsLeft: budget.reads - reads, windowBytesLeft: budget.bytesKept - budget.prefixCap - bytes,
+        Reach(readsLeft: budget.reads - reads, windowBytesLeft: budget.bytesKept - budget.prefixCap - (bytes - nearBytes),
               forwardMark: forwardMark, prefixCap: budget.prefixCap)
     }
 
@@ -167,6 +195,8 @@ struct WindowStore {
         bytes = 0
         forwardMark = 0
         reads = 0
+        nearReads = 0
+        nearBytes = 0
     }
 
     /// Calls `body` with the windows as the `ByteView` wants them.

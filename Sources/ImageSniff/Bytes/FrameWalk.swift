@@ -73,8 +73,15 @@ struct FrameWalk: Equatable {
         budget.verify ? Int.max : start &+ budget.bytesSkipped
     }
 
-    /// The bytes a file's walk reads at once.
-    static let blockSize = 1 << 20
+    /// The bytes a file's walk reads at once: 1 MiB for a walk that passes over every byte (a
+    /// GIF's sub-blocks, a JPEG's scans), 64 KiB for one that jumps from header to header (RIFF and
+    /// PNG chunks, boxes), so that large frames are skipped rather than read.
+    var blockSize: Int {
+        switch kind {
+        case .gif, .jpeg: return 1 << 20
+        case .riffChunks, .pngChunks, .boxes: return 64 << 10
+        }
+    }
 
     /// Advances over what `v` holds, up to `limit`; answers what it wants next, or how it
     /// ended. The data is `length` bytes long when known (nil: a stream whose end has not come).
