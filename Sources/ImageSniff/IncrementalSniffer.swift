@@ -103,6 +103,9 @@ public struct IncrementalSniffer: Sendable {
     private var verifyWalk: StreamWalk?
     private var verifyTail: [UInt8] = []
     private var verifyWaits = false
+    /// While a frame walk runs: the first bytes' length at which the completeness check runs again
+    /// (it asked for more of them).
+    private var verifyRun: Int?
 
     /// The first bytes, up to the cap.
     private var prefix: [UInt8] = []
@@ -203,8 +206,12 @@ public struct IncrementalSniffer: Sendable {
             }
         }
         if budget.verify { keepTail(chunk) }
-        if let judged { settle(judged) } else if framesWalk != nil || pending != nil {
-            // The frame walk, or the far window being filled, takes the bytes below.
+        if let judged { settle(judged) } else if pending != nil {
+            // The far window being filled takes the bytes below.
+        } else if framesWalk != nil {
+            // The frame walk takes the bytes below; the completeness check runs when the first
+            // bytes it asked for have come.
+            if let n = verifyRun, prefix.count >= n || bytesSeen == expectedLength { evaluateVerify() }
         } else if isAwaitingEnd {
             // Only the end can change it now.
         } else if prefix.count >= nextRun || bytesSeen == expectedLength || (start + count > cap && pending == nil) {
@@ -212,7 +219,8 @@ public struct IncrementalSniffer: Sendable {
         }
         if framesWalk != nil || verifyWalk != nil {
             feedWalks(chunk, at: start)
-            if framesWalk != nil { return }
+            // While the frame walk runs, only a window the completeness check wants is taken.
+            if framesWalk != nil && pending == nil { return }
         }
         // Past the cap: the bytes a far window wants are kept; the others pass.
         if start + count > cap {
@@ -253,9 +261,10 @@ public struct IncrementalSniffer: Sendable {
                     commitPending()
                     evaluate()
                     if framesWalk != nil {
-                        // The properties count frames from here on.
+                        // The properties count frames from here on (a walk that runs takes only
+                        // what it has not had).
                         feedWalks(chunk, at: start)
-                        return
+                        if pending == nil { return }
                     }
                 }
             }
@@ -337,12 +346,20 @@ public struct IncrementalSniffer: Sendable {
         }
         if var walk = framesWalk {
             // The data ended within the walk: it counts what is left, knowing the end.
-            walk.advance(length: bytesSeen, limit: walk.limit(budget))
+            prefix.withUnsafeBytes { walk.advance(length: bytesSeen, limit: walk.limit(budget), first: $0) }
             endWalk(walk.outcome?.count)
         } else if !propertyProgress.isSettled, let type = detection?.type, type.isImage {
-            // The properties from everything there is (what they still wanted is past the end).
+            // The properties from everything there is (what they still wanted is past the end); a
+            // walk they start now runs over what is held.
             let verdict = withView { ImageSniffer.readProperties(type, $0, length: bytesSeen, reach: reach) }
-            propertyProgress = PropertyProgress(properties: verdict.partial, isSettled: true)
+            if case .walk(let w, let partial) = verdict {
+                walkPartial = partial
+                var walk = withView { StreamWalk(w, held: $0, length: bytesSeen, limit: w.limit(budget)) }
+                prefix.withUnsafeBytes { walk.advance(length: bytesSeen, limit: walk.limit(budget), first: $0) }
+                endWalk(walk.outcome?.count)
+            } else {
+                propertyProgress = PropertyProgress(properties: verdict.partial, isSettled: true)
+            }
         } else {
             propertyProgress = PropertyProgress(properties: propertyProgress.properties, isSettled: true)
         }
@@ -391,13 +408,16 @@ public struct IncrementalSniffer: Sendable {
     /// During the data: the completeness check asks for the ranges it needs before they pass
     /// (an MPF index, a TIFF's strip tables); what only the end gives waits for `finish()`.
     private mutating func evaluateVerify() {
-        guard budget.verify, !isFinished, case .decided(let answer) = state, answer.completeness == .complete else { return }
+        // A window being filled is served first (its end runs the check again).
+        guard budget.verify, !isFinished, pending == nil, case .decided(let answer) = state, answer.completeness == .complete else { return }
         let known = expectedLength.map { max($0, bytesSeen) }
         let (step, dependsOnEnd) = withView { ImageSniffer.verify(answer.type, $0, length: known, reach: reach, walked: nil) }
         verifyWaits = true
+        verifyRun = nil
         if case .needRange(let r) = step, !dependsOnEnd {
             verifyWaits = false
-            _ = want(r, known: known)
+            let upTo = want(r, known: known)
+            if pending == nil { verifyRun = upTo }
         }
     }
 
@@ -434,7 +454,8 @@ public struct IncrementalSniffer: Sendable {
     /// and sets the status.
     private mutating func evaluate() {
         if isDecided {
-            if propertyProgress.isSettled { evaluateVerify() } else { evaluateProperties() }
+            // The completeness check runs beside a frame walk (the bytes it wants pass meanwhile).
+            if propertyProgress.isSettled || framesWalk != nil { evaluateVerify() } else { evaluateProperties() }
             return
         }
         let known = expectedLength.map { max($0, bytesSeen) }
@@ -458,7 +479,7 @@ public struct IncrementalSniffer: Sendable {
                     propertyProgress = PropertyProgress(properties: .unknown, isSettled: true)
                 }
             }
-            if propertyProgress.isSettled { evaluateVerify() }
+            if propertyProgress.isSettled || framesWalk != nil { evaluateVerify() }
         case .provisional(let answer, let awaiting):
             state = .provisional(answer, awaiting: awaiting)
         case .needPrefix(let n):
@@ -495,6 +516,7 @@ public struct IncrementalSniffer: Sendable {
         case .walk(let w, let partial):
             propertyProgress = PropertyProgress(properties: partial, isSettled: false)
             startWalk(w, partial: partial)
+            if framesWalk != nil { evaluateVerify() }
         }
     }
 
@@ -512,7 +534,7 @@ public struct IncrementalSniffer: Sendable {
         let known = expectedLength.map { max($0, bytesSeen) }
         if var walk = framesWalk {
             framesWalk = nil  // one copy of its bytes while it is fed
-            walk.feed(chunk, at: offset, length: known, limit: walk.limit(budget))
+            prefix.withUnsafeBytes { walk.feed(chunk, at: offset, length: known, limit: walk.limit(budget), first: $0) }
             framesWalk = walk
             if let outcome = walk.outcome { endWalk(outcome.count) }
         }
@@ -623,14 +645,16 @@ struct StreamWalk {
             bytes.append(contentsOf: run)
             o += run.count
         }
-        advance(length: length, limit: limit)
+        advance(length: length, limit: limit, first: view.base)
     }
 
     /// The limit of the walk under `budget`.
     func limit(_ budget: ReadBudget) -> Int { walk.limit(budget) }
 
-    /// Gives the walk the bytes of `chunk` (at `offset` in the data) it has not had.
-    mutating func feed<Bytes: Collection>(_ chunk: Bytes, at offset: Int, length: Int?, limit: Int) where Bytes.Element == UInt8 {
+    /// Gives the walk the bytes of `chunk` (at `offset` in the data) it has not had; `first` are
+    /// the first bytes held (a TIFF's IFD chain may go back into them).
+    mutating func feed<Bytes: Collection>(_ chunk: Bytes, at offset: Int, length: Int?, limit: Int,
+                                          first: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) where Bytes.Element == UInt8 {
         guard outcome == nil else { return }
         let have = start + bytes.count
         let end = offset + chunk.count
@@ -642,16 +666,16 @@ struct StreamWalk {
             return
         }
         bytes.append(contentsOf: chunk.dropFirst(have - offset))
-        advance(length: length, limit: limit)
+        advance(length: length, limit: limit, first: first)
     }
 
     /// Runs the walk over the bytes it holds, and keeps only those from what it wants next.
-    mutating func advance(length: Int?, limit: Int) {
+    mutating func advance(length: Int?, limit: Int, first: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) {
         guard outcome == nil else { return }
         var w = walk
         let progress = bytes.withUnsafeBytes { held in
             withUnsafePointer(to: FarWindow(offset: start, bytes: held)) { window in
-                w.advance(ByteView(base: UnsafeRawBufferPointer(start: nil, count: 0), windows: UnsafeBufferPointer(start: window, count: 1)),
+                w.advance(ByteView(base: first, windows: UnsafeBufferPointer(start: window, count: 1)),
                           length: length, limit: limit)
             }
         }

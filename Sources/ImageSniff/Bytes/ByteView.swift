@@ -31,8 +31,18 @@ struct ByteView {
     }
 
     private func farPointer(_ offset: Int, _ length: Int) -> UnsafeRawPointer? {
-        for w in windows where offset >= w.offset && offset &+ length <= w.end {
-            return w.bytes.baseAddress.map { $0 + (offset - w.offset) }
+        // The windows are sorted by offset: the last one starting at or before `offset` holds it,
+        // unless windows overlap (then an earlier one may).
+        var low = 0, high = windows.count
+        while low < high {
+            let mid = (low + high) / 2
+            if windows[mid].offset <= offset { low = mid + 1 } else { high = mid }
+        }
+        var i = low - 1
+        while i >= 0 {
+            let w = windows[i]
+            if offset &+ length <= w.end { return w.bytes.baseAddress.map { $0 + (offset - w.offset) } }
+            i -= 1
         }
         return nil
     }

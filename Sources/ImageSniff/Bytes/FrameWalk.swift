@@ -31,6 +31,12 @@ struct FrameWalk: Equatable {
         case pngChunks
         /// ISO BMFF top-level boxes to the end of the data (which must be a box's end).
         case boxes
+        /// A TIFF's IFD chain, counting pages (IFDs whose NewSubfileType bit 0 is clear), to an
+        /// offset of 0, a directory already counted (a loop), or one that cannot be read (damaged,
+        /// or past the end of the data: the pages before it are those readers show). The
+        /// chain may go back only into the first `firstBytes` bytes, which every source holds (a
+        /// stream cannot go back further): one that does has no count.
+        case tiffIFDs(TIFFLayout, firstBytes: Int)
     }
 
     /// How a walk ended, or what it wants.
@@ -60,12 +66,24 @@ struct FrameWalk: Equatable {
     private(set) var frames: Int
     /// Where the walk started (its budget counts from here).
     let start: Int
+    /// A TIFF walk: the furthest directory reached, and the directories counted within the first
+    /// bytes (the only ones a loop can return to).
+    private var reached = 0
+    private var visited: Set<Int> = []
 
     init(_ kind: Kind, at offset: Int, frames: Int = 0) {
         self.kind = kind
         self.offset = offset
         self.frames = frames
         start = offset
+    }
+
+    /// A TIFF's page count from the IFD after IFD0 (at `ifd0`, counted as the first page).
+    static func tiffPages(_ layout: TIFFLayout, ifd0: Int, next: Int, firstBytes: Int) -> FrameWalk {
+        var w = FrameWalk(.tiffIFDs(layout, firstBytes: firstBytes), at: next, frames: 1)
+        w.reached = ifd0
+        if ifd0 < firstBytes { w.visited.insert(ifd0) }
+        return w
     }
 
     /// How far the walk may go within `budget` (the end of the data with `verify`).
@@ -80,6 +98,7 @@ struct FrameWalk: Equatable {
         switch kind {
         case .gif, .jpeg: return 1 << 20
         case .riffChunks, .pngChunks, .boxes: return 64 << 10
+        case .tiffIFDs: return 4096
         }
     }
 
@@ -89,7 +108,11 @@ struct FrameWalk: Equatable {
         while true {
             let step = self.step(v, length: length)
             guard case .wants(let r) = step else { return step }
-            if let length, r.upperBound > length { return .truncated }
+            if let length, r.upperBound > length {
+                // A TIFF's pages are those that can be read (as readers count them).
+                if case .tiffIFDs = kind { return .counted(frames) }
+                return .truncated
+            }
             if r.upperBound > limit { return .beyondReach }
             if !v.has(r) { return step }
         }
@@ -100,9 +123,19 @@ struct FrameWalk: Equatable {
         switch kind {
         case .gif(let inChain):
             if inChain {
-                guard let size = v.u8(offset) else { return .wants(offset..<(offset + 1)) }
-                offset += 1 + Int(size)
-                if size == 0 { kind = .gif(inChain: false) }
+                // The chain's size bytes, over the run of bytes held from here (most of a block).
+                let run = v.run(from: offset)
+                var i = 0
+                while i < run.count {
+                    let size = Int(run[i])
+                    if size == 0 {
+                        offset += i + 1
+                        kind = .gif(inChain: false)
+                        return .wants(offset..<(offset + 1))
+                    }
+                    i += 1 + size
+                }
+                offset += i
                 return .wants(offset..<(offset + 1))
             }
             guard let block = v.u8(offset) else { return .wants(offset..<(offset + 1)) }
@@ -168,6 +201,24 @@ struct FrameWalk: Equatable {
             frames += 1
             offset = end
             return .wants(offset..<(offset + 8))
+        case .tiffIFDs(let layout, let firstBytes):
+            // Bytes behind the furthest directory reached are held only within the first bytes.
+            func reachable(_ r: Range<Int>) -> Bool { r.lowerBound >= reached || r.upperBound <= firstBytes }
+            // A loop back to a directory counted (the walk may start on one): readers stop there.
+            if visited.contains(offset) { return .counted(frames) }
+            reached = max(reached, offset)
+            switch TIFF.page(v, at: offset, layout) {
+            case .needs(let r): return reachable(r) ? .wants(r) : .broken
+            case .bad: return .counted(frames)  // damage past the last good page: readers stop there
+            case .ok(let isPage, let next):
+                if isPage { frames += 1 }
+                if offset < firstBytes { visited.insert(offset) }
+                if next == 0 || next == offset || visited.contains(next) { return .counted(frames) }
+                let r = next..<(next + layout.countSize)
+                guard reachable(r), visited.count < FrameWalk.maxPages, frames < FrameWalk.maxPages else { return .broken }
+                offset = next
+                return .wants(r)
+            }
         case .boxes:
             if let length, offset == length { return .counted(frames) }
             guard let size32 = v.u32be(offset), v.has(offset + 4, 4) else { return .wants(offset..<(offset + 8)) }
@@ -189,6 +240,9 @@ struct FrameWalk: Equatable {
             return .wants(offset..<(offset + 8))
         }
     }
+
+    /// The most pages a TIFF walk counts.
+    static let maxPages = 1 << 16
 
     /// Entropy-coded data: passes to the next marker that is not a stuffed zero or a restart.
     private mutating func scanStep(_ v: ByteView) -> Progress {

@@ -15,11 +15,14 @@ struct TIFFLayout: Equatable {
 
     /// The layout of the header at `base` (`II*\0`, `MM\0*`, or BigTIFF's `II+\0 08 00 00 00`),
     /// and the offset of IFD0 (absolute); nil when it is no TIFF header (or not in view).
-    static func header(_ v: ByteView, at base: Int) -> (layout: TIFFLayout, ifd0: Int)? {
+    /// With `anyIdentifier`, another identifier than 42 or 43 reads as classic TIFF: the camera
+    /// RAW formats built on TIFF's structure that mark it otherwise (Panasonic's `IIU\0`,
+    /// Olympus's `IIRO` and `MMOR`), once detection has named them.
+    static func header(_ v: ByteView, at base: Int, anyIdentifier: Bool = false) -> (layout: TIFFLayout, ifd0: Int)? {
         guard let b0 = v.u8(base), let b1 = v.u8(base + 1), b0 == b1, b0 == 0x49 || b0 == 0x4D else { return nil }
         let big = b0 == 0x4D
         guard let ident = v.u16(base + 2, bigEndian: big) else { return nil }
-        if ident == 42 {
+        if ident == 42 || anyIdentifier && ident != 43 {
             let layout = TIFFLayout(bigEndian: big, bigTIFF: false, base: base)
             guard let ifd0 = layout.offset(v, base + 4) else { return nil }
             return (layout, ifd0)

@@ -14,43 +14,48 @@ extension TIFF {
 
     /// Whole: every IFD of the chain (the pages) lies within the data, and so do its values and
     /// the strips (or tiles) its offsets and byte counts say. Unknown when an IFD states no such table, or
-    /// one larger than 1 MiB, or the chain is longer than `Budget.verifiedIFDs`.
+    /// one larger than 1 MiB, or the chain is longer than `Budget.verifiedIFDs`. The chain and its
+    /// tables are read before the data's length is looked at, so that a stream asks for them as
+    /// they come rather than at its end (when they have passed).
     static func verify(_ input: Input, _ type: ImageType, _ walked: FrameWalk.Progress?) -> VerifyStep {
-        let v = input.view, length = input.totalLength
+        let v = input.view
         guard let (layout, ifd0) = TIFFLayout.header(v, at: 0) else { return .unknown }
+        var end = 0  // the end of the last byte the chain points to
+        // What is known once the chain can be followed no further: cut if it points past the end.
+        func stop(_ otherwise: VerifyStep) -> VerifyStep { end > input.totalLength ? .truncated : otherwise }
         var seen: Set<Int> = []
         var next = ifd0
         while next != 0 {
             guard seen.insert(next).inserted else { break }  // a loop: what it covers was checked
-            guard seen.count <= Budget.verifiedIFDs else { return .unknown }
+            guard seen.count <= Budget.verifiedIFDs else { return stop(.unknown) }
             let ifd: IFD
             switch IFD.read(v, at: next, layout) {
             case .ok(let read): ifd = read
             case .needs(let r): return .needRange(r)
-            case .bad: return .unknown
+            case .bad: return stop(.unknown)
             }
             var offsets: IFDEntry?, counts: IFDEntry?
             for i in 0..<ifd.count {
-                guard let e = ifd.entry(v, i) else { return .unknown }
-                if !e.inline && e.valueAt + e.byteCount > length { return .truncated }
+                guard let e = ifd.entry(v, i) else { return stop(.unknown) }
+                if !e.inline { end = max(end, e.valueAt + e.byteCount) }
                 switch e.tag {
                 case 273, 324: offsets = e
                 case 279, 325: counts = e
                 default: break
                 }
             }
-            guard let offsets, let counts, offsets.count == counts.count, offsets.count > 0 else { return .unknown }
+            guard let offsets, let counts, offsets.count == counts.count, offsets.count > 0 else { return stop(.unknown) }
             for e in [offsets, counts] where !e.inline && !v.has(e.valueRange) {
-                return e.byteCount <= 1 << 20 ? .needRange(e.valueRange) : .unknown
+                return e.byteCount <= 1 << 20 ? .needRange(e.valueRange) : stop(.unknown)
             }
             for i in 0..<offsets.count {
-                guard let o = offsets.integer(v, layout, at: i), let c = counts.integer(v, layout, at: i) else { return .unknown }
-                if o + c > length { return .truncated }
+                guard let o = offsets.integer(v, layout, at: i), let c = counts.integer(v, layout, at: i) else { return stop(.unknown) }
+                end = max(end, o + c)
             }
-            guard let following = ifd.next(v) else { return .needRange(ifd.nextField) }
-            next = following
+            guard v.has(ifd.nextField) else { return .needRange(ifd.nextField) }
+            next = ifd.next(v) ?? 0
         }
-        return .complete
+        return stop(.complete)
     }
 
     /// One IFD's entries, as far as properties need them.
@@ -120,7 +125,7 @@ extension TIFF {
     static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         guard v.count >= 16 else { return .need(16, partial: .unknown) }
-        guard let (layout, ifd0) = TIFFLayout.header(v, at: 0) else { return .done(.unknown) }
+        guard let (layout, ifd0) = TIFFLayout.header(v, at: 0, anyIdentifier: true) else { return .done(.unknown) }
         let first: Directory
         switch directory(v, at: ifd0, layout, length: input.totalLength) {
         case .ok(let d): first = d
@@ -151,30 +156,30 @@ extension TIFF {
             p.frameCount = 1
             return .done(p)
         }
-        // Pages: the IFD chain (each IFD read is bounded; a loop or a cut stops the count).
-        var pages = 1
-        var seen: Set<Int> = [ifd0]
-        var next = first.next
-        while next != 0 {
-            guard seen.insert(next).inserted, pages < 4096 else { break }
-            switch directory(v, at: next, layout, length: input.totalLength) {
-            case .ok(let d):
-                if d.newSubfileType & 1 == 0 { pages += 1 }  // reduced-resolution images are not pages
-                next = d.next
-            case .needs(let r):
-                // The chain points past the end of the data: the file is cut, its page count unknown.
-                if r.upperBound > input.totalLength {
-                    p.frameCount = nil
-                    return .done(p)
-                }
-                p.frameCount = nil
-                return .needRange(r, partial: p)
-            case .bad:
-                next = 0
-            }
+        // Pages: a walk along the IFD chain (`FrameWalk`): its count, or nil when the chain is
+        // cut, goes back, or runs past the walk's budget.
+        guard first.next != 0 else {
+            p.frameCount = 1
+            return .done(p)
         }
-        p.frameCount = pages
-        return .done(p)
+        return .walk(.tiffPages(layout, ifd0: ifd0, next: first.next, firstBytes: input.reach.prefixCap), partial: p)
+    }
+
+    enum PageRead { case ok(isPage: Bool, next: Int), needs(Range<Int>), bad }
+
+    /// Whether the IFD at `at` is a page (NewSubfileType's bit 0 clear: not a reduced-resolution
+    /// image), and the next IFD's offset (0 at the end of the chain).
+    static func page(_ v: ByteView, at: Int, _ l: TIFFLayout) -> PageRead {
+        let ifd: IFD
+        switch IFD.read(v, at: at, l) {
+        case .ok(let read): ifd = read
+        case .needs(let r): return .needs(r)
+        case .bad: return .bad
+        }
+        guard v.has(ifd.nextField) else { return .needs(at..<ifd.nextField.upperBound) }
+        var isPage = true
+        if let e = ifd.entry(v, tag: 254), let value = e.inlineScalar(v, l) { isPage = value & 1 == 0 }
+        return .ok(isPage: isPage, next: ifd.next(v) ?? 0)
     }
 
     private static func pixels(_ d: Directory) -> Int {

@@ -21,7 +21,7 @@ enum Text: FormatFamily {
 
     /// XBM: C source that is exactly a bitmap's definitions, as X11's reader takes them:
     /// `#define NAME_width N`, `#define NAME_height N` (optionally `NAME_x_hot`, `NAME_y_hot`), then
-    /// `static [unsigned] char NAME_bits[] = {` (`short` in X10 bitmaps). Other C source that
+    /// `static [unsigned] char ANY_bits[] = {` (`short` in X10 bitmaps). Other C source that
     /// defines a `_width` is not a bitmap.
     static func xbm(_ input: Input) -> Step {
         let v = input.view
@@ -40,8 +40,9 @@ enum Text: FormatFamily {
         guard let statement = v.find("static", in: o..<min(v.count, o + window)) else { return .no }
         var p = statement
         while p < min(v.count, statement + window), v.base[p] != UInt8(ascii: "[") { p += 1 }
-        guard p < v.count, p - stem.count - 5 > statement, v.matches("_bits", at: p - 5),
-              v.base[(p - 5 - stem.count)..<(p - 5)].elementsEqual(v.base[stem]) else { return .no }
+        // The array's name may differ from the definitions' (X11 reads only its `_bits` suffix;
+        // Ghostscript's gs_m.xbm declares gs.m.bm_bits after gs_m.xbm_width).
+        guard p < v.count, p - 5 > statement, v.matches("_bits", at: p - 5) else { return .no }
         return .hit(Hit(.xbm))
     }
 

@@ -1,0 +1,105 @@
+import Foundation
+import ImageSniff
+import Testing
+import TestSupport
+
+/// A TIFF's pages are counted along its IFD chain as libtiff and Pillow count them: to an offset
+/// of 0, a loop back to a directory counted, or a directory that cannot be read (a cut file: the
+/// pages before it). A chain may go back into the first bytes (Pillow's multipage_out_of_order
+/// does) but not further, since a stream has passed those bytes: then there is no count. Each
+/// case is Pillow's 40-page TIFF (one IFD every 30,144 bytes) with its chain rewired, and each
+/// gives the same answer from memory, a file and a stream.
+@Suite("TIFF pages along the IFD chain")
+struct TIFFPageTests {
+    /// The test image and the offsets of its IFDs, in chain order.
+    static func fortyPages() throws -> (bytes: [UInt8], ifds: [Int]) {
+        let bytes = try #require(Manifest.entries.first { $0.file == "far/tiff-pillow-40pages" }).bytes()
+        #expect(bytes[0] == 0x49 && bytes[2] == 42, "little-endian classic TIFF")
+        var ifds: [Int] = []
+        var next = Int(u32(bytes, 4))
+        while next != 0 {
+            ifds.append(next)
+            next = Int(u32(bytes, nextField(bytes, next)))
+        }
+        return (bytes, ifds)
+    }
+
+    static func u32(_ b: [UInt8], _ at: Int) -> UInt32 {
+        UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24
+    }
+
+    /// Where the next-IFD offset of the IFD at `ifd` lies.
+    static func nextField(_ b: [UInt8], _ ifd: Int) -> Int {
+        ifd + 2 + 12 * (Int(b[ifd]) | Int(b[ifd + 1]) << 8)
+    }
+
+    /// The bytes with the IFD at `ifd` pointing to `target`.
+    static func link(_ b: inout [UInt8], _ ifd: Int, to target: Int) {
+        let at = nextField(b, ifd)
+        for k in 0..<4 { b[at + k] = UInt8(truncatingIfNeeded: target >> (8 * k)) }
+    }
+
+    /// The page count from memory, after checking that a file and a stream (in 1,460- and 64 KiB
+    /// chunks, length known or not) say the same, detection and properties.
+    static func pages(_ bytes: [UInt8], budget: ReadBudget = .default) -> Int? {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-pages-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        bytes.withUnsafeBytes { b in
+            for problem in DetectionInvariants.fileViolations(b, scratchPath: scratch, budget: budget) { Issue.record("\(problem)") }
+            for chunk in [1460, 65536] {
+                for known in [true, false] {
+                    for problem in DetectionInvariants.incrementalViolations(b, chunk: chunk, lengthKnown: known, properties: true, budget: budget) {
+                        Issue.record("\(problem)")
+                    }
+                }
+            }
+        }
+        return ImageSniffer.inspect(bytes, budget: budget).properties.frameCount
+    }
+
+    @Test func theWholeChain() throws {
+        let (bytes, ifds) = try Self.fortyPages()
+        #expect(ifds.count == 40)
+        #expect(Self.pages(bytes) == 40)
+    }
+
+    @Test func aLoopEndsTheCount() throws {
+        var (bytes, ifds) = try Self.fortyPages()
+        Self.link(&bytes, ifds[4], to: ifds[2])
+        #expect(Self.pages(bytes) == 5, "IFD 4 points back to IFD 2: five pages, as libtiff counts")
+        (bytes, ifds) = try Self.fortyPages()
+        Self.link(&bytes, ifds[0], to: ifds[0])
+        #expect(Self.pages(bytes) == 1, "IFD 0 points to itself")
+    }
+
+    @Test func aChainOutOfOrderWithinTheFirstBytes() throws {
+        var (bytes, ifds) = try Self.fortyPages()
+        Self.link(&bytes, ifds[0], to: ifds[2])
+        Self.link(&bytes, ifds[2], to: ifds[1])
+        Self.link(&bytes, ifds[1], to: 0)
+        #expect(Self.pages(bytes) == 3, "0 -> 2 -> 1: the first bytes are held by every source")
+    }
+
+    @Test func aChainBackPastTheFirstBytesHasNoCount() throws {
+        var (bytes, ifds) = try Self.fortyPages()
+        #expect(ifds[20] > ReadBudget.default.prefixCap)
+        // 0 ... 19 -> 21 ... 30 -> 20.
+        Self.link(&bytes, ifds[19], to: ifds[21])
+        Self.link(&bytes, ifds[30], to: ifds[20])
+        Self.link(&bytes, ifds[20], to: 0)
+        #expect(Self.pages(bytes) == nil, "a stream has passed IFD 20 when IFD 30 points to it")
+        // 0 -> 2 -> 3 -> 1: under a budget whose first bytes end at 8 KiB, IFD 1 is as far.
+        (bytes, ifds) = try Self.fortyPages()
+        Self.link(&bytes, ifds[0], to: ifds[2])
+        Self.link(&bytes, ifds[3], to: ifds[1])
+        Self.link(&bytes, ifds[1], to: 0)
+        #expect(Self.pages(bytes) == 4)
+        #expect(Self.pages(bytes, budget: ReadBudget(reads: 64, bytesKept: 16 * 1024, bytesSkipped: 64 << 20)) == nil)
+    }
+
+    @Test func aCutFileCountsThePagesBeforeTheCut() throws {
+        let (bytes, ifds) = try Self.fortyPages()
+        let cut = Array(bytes.prefix(ifds[25] + 20))  // within IFD 25's entries
+        #expect(Self.pages(cut) == 25)
+    }
+}
