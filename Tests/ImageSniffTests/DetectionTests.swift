@@ -86,6 +86,8 @@ struct DetectionTests {
         #expect(sniff(bytes("[1, 2, 3]")).type == .json)
         #expect(sniff(bytes("#define x_width 8\n#define x_height 8\nstatic char x_bits[] = {0};\n")).type == .xbm)
         #expect(sniff(bytes("#define i_width 8\n#define i_height 8\n#define i_x_hot 1\n#define i_y_hot 2\nstatic unsigned char i_bits[] = {0};\n")).type == .xbm)
+        // X11 reads only the array's `_bits` suffix: Ghostscript's icons name it apart.
+        #expect(sniff(bytes("#define gs_m.xbm_width 32\n#define gs_m.xbm_height 32\nstatic unsigned char gs.m.bm_bits[] = {0};\n")).type == .xbm)
         // C source that defines a width is not a bitmap: the definitions must be a bitmap's.
         #expect(sniff(bytes("#define x_width 10\n#define x_height 20\nint main(void) { return x_width * x_height; }\n")).type != .xbm)
         #expect(sniff(bytes("#define x_width 10\n#define y_height 20\nstatic char x_bits[] = {0};\n")).type != .xbm)

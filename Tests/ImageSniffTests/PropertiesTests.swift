@@ -211,6 +211,18 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(small).properties.frameCount == 20)
     }
 
+    /// The camera RAW formats built on TIFF's structure under another identifier than 42
+    /// (Panasonic's `IIU\0`, Olympus's `IIRO`, `IIRS`, `MMOR`) are read as TIFF once detected:
+    /// IFD0 states one image and whether it carries an ICC profile.
+    @Test(arguments: ["raw/rw2", "raw/rwl", "raw/panasonic-raw", "raw/orf-iiro", "raw/orf-iirs", "raw/orf-mmor"])
+    func tiffStructuredRawUnderAnotherIdentifier(_ file: String) throws {
+        let bytes = try #require(Manifest.entries.first { $0.file == file }).bytes()
+        #expect(bytes[2] != 42 && bytes[3] != 42, "\(file) marks its TIFF structure otherwise")
+        let p = ImageSniffer.inspect(bytes).properties
+        #expect(p.frameCount == 1, "\(file): \(p)")
+        #expect(p.hasICCProfile != nil, "\(file): \(p)")
+    }
+
     /// Not an image: no properties.
     @Test func nonImagesHaveNoProperties() {
         #expect(ImageSniffer.inspect(Array("just some text, nothing more\n".utf8)).properties.isEmpty)
