@@ -461,6 +461,7 @@ synth ktx/ktx1-rgba8               org.khronos.ktx no 'KTX 1.1: identifier, endi
 synth ktx/ktx2-rgba8               org.khronos.ktx2 no 'KTX 2.0: identifier, vkFormat 37 R8G8B8A8_UNORM 8x8, index, level index, basic DFD, KTXwriter key/value, level data' -- "${SY[@]}" ktx2 @OUT@
 synth astc/astcenc-4x4             org.khronos.astc no '.astc 16-byte header (13 AB A1 5C, 4x4x1 blocks, 32x32x1) around 128-bit blocks compressed by the real ARM astc-encoder (astc-encoder-py)' -- "${SY[@]}" astc-header @OUT@ $S/rose.astcblocks 4 4 32 32
 synth astc/void-extent             org.khronos.astc no '.astc header + four hand-made void-extent (constant colour) 4x4 blocks, 8x8 image' -- "${SY[@]}" astc-void @OUT@
+make ktx/pkm-etc1tool              com.ericsson.pkm no -- etc1tool $S/rose.png --encode -o @OUT@
 synth pvr/pvr3-rgba8888            public.pvr no 'PVR v3 52-byte header (0x03525650, pixel format rgba8888, 8x8, 1 surface/face/mip, no metadata) + texels' -- "${SY[@]}" pvr3 @OUT@
 synth pvr/pvr2-legacy              public.pvr no 'legacy PVR v2 52-byte header (size 52, OGL_RGBA_8888, "PVR!" at 44) + texels' -- "${SY[@]}" pvr2 @OUT@
 

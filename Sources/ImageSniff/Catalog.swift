@@ -12,7 +12,7 @@ public enum ImageType: UInt8, CaseIterable, Sendable {
     case audiovisualContent, movie, audio, archive, text, font, jpeg, mpo, jpegLS, png, gif, tiff, bmp
     case ico, cur, icns, jpeg2000, jpegXL, jpegXR, webP, heic, heics, heif, heifs, avif, avis
     case avci, avcs, psd, psb, tga, pict, openEXR, radianceHDR, pbm, pgm, ppm, pam, pfm, phm, sgi
-    case dds, ktx, ktx2, astc, pvr, xbm, xpm, xwd, pcx, dcx, qoi, fits, dicom, svg, wbmp
+    case dds, ktx, ktx2, astc, pkm, pvr, xbm, xpm, xwd, pcx, dcx, qoi, fits, dicom, svg, wbmp
     case sunRaster, dpx, cineon, flif, bpg, farbfeld, xcf, openRaster, miff, mng, jng, macPaint
     case djvu, appleATX, flashPix, photoCD, wmf, emf, aliasPIX, blp, wal, ilbm, iffPBM, iffANIM
     case pillowIM, jbig, jbig2, msp, mtv, otb, nokiaNOL, nokiaNGG, palmBitmap, palmPDB, pgx, utahRLE
@@ -113,6 +113,7 @@ extension ImageType {
         case .ktx: return D("org.khronos.ktx", [.image], ext: ["ktx"], mime: ["image/ktx"], "KTX texture")
         case .ktx2: return D("org.khronos.ktx2", [.image], ext: ["ktx2"], mime: ["image/ktx2"], "KTX2 texture")
         case .astc: return D("org.khronos.astc", [.image], ext: ["astc"], mime: ["image/astc"], "ASTC texture")
+        case .pkm: return D("com.ericsson.pkm", [.image], ext: ["pkm"], mime: ["image/x-pkm"], "PKM (ETC1/ETC2) texture")
         case .pvr: return D("public.pvr", [.image], ext: ["pvr"], mime: ["image/x-pvr"], "PowerVR texture")
         case .xbm: return D("public.xbitmap-image", [.image], ext: ["xbm"], mime: ["image/x-xbitmap"], "X bitmap image")
         case .xpm: return D("org.x.xpixmap-image", [.image], ext: ["xpm"], mime: ["image/x-xpixmap"], "X pixmap image")

@@ -1,4 +1,4 @@
-// Textures: DDS, KTX and KTX2, ASTC, PowerVR (version 3, and the legacy version 2 whose tag sits at
+// Textures: DDS, KTX and KTX2, ASTC, PKM (ETC1/ETC2), PowerVR (version 3, and the legacy version 2 whose tag sits at
 // offset 44), Apple's ATX container, and game textures (Blizzard BLP, Quake II WAL).
 
 enum Textures: FormatFamily {
@@ -7,6 +7,7 @@ enum Textures: FormatFamily {
         Rule("KTX, KTX2", .firstByte([0xAB]), produces: [.ktx, .ktx2], check: ktx),
         Rule("ASTC", .firstByte([0x13]), produces: [.astc], check: astc),
         Rule("PVR v3", .firstByte([0x03, 0x50]), produces: [.pvr], check: pvr),
+        Rule("PKM", .firstByte([0x50]), produces: [.pkm], check: pkm),
         Rule("Blizzard BLP", .firstByte([0x42]), produces: [.blp], check: blp),
         Rule("Apple ATX", .firstByte([0x41]), produces: [.appleATX], check: atx),
         Rule("PVR v2 (PVR! at 44)", .elsewhere, produces: [.pvr], check: pvrLegacy),
@@ -35,6 +36,21 @@ enum Textures: FormatFamily {
         guard v.u32le(0) == 0x5CA1_AB13 else { return .no }
         guard let x = v.u8(4), let y = v.u8(5), let z = v.u8(6) else { return .need(16, fallback: nil) }
         return (3...12).contains(x) && (3...12).contains(y) && (1...6).contains(z) ? .hit(Hit(.astc)) : .no
+    }
+
+    /// PKM, Ericsson's ETC texture file (etcpack, Android's etc1tool): `PKM `, the version `10` or
+    /// `20`, then big-endian 16-bit fields: the data type (ETC1 is 0; version 2 adds the ETC2
+    /// formats up to 9), the size padded to whole 4x4 blocks, and the image's size. The padded
+    /// size is the image's rounded up to a multiple of 4.
+    static func pkm(_ input: Input) -> Step {
+        let v = input.view
+        guard v.matches("PKM ") else { return v.count < 4 && v.matchesAvailablePrefix("PKM ") ? .need(16, fallback: nil) : .no }
+        guard v.count >= 16 else { return .need(16, fallback: nil) }
+        let version2 = v.matches("20", at: 4)
+        guard version2 || v.matches("10", at: 4), let type = v.u16be(6), type <= (version2 ? 9 : 0),
+              let paddedW = v.u16be(8), let paddedH = v.u16be(10), let w = v.u16be(12), let h = v.u16be(14),
+              w > 0, h > 0, paddedW == (w + 3) & ~3, paddedH == (h + 3) & ~3 else { return .no }
+        return .hit(Hit(.pkm))
     }
 
     /// PVR version 3 (`PVR\x03`, or the byte-swapped `\x03RVP`).
@@ -131,6 +147,11 @@ extension Textures {
             let w = Int(v.base[7]) | Int(v.base[8]) << 8 | Int(v.base[9]) << 16
             let h = Int(v.base[10]) | Int(v.base[11]) << 8 | Int(v.base[12]) << 16
             return .done(ImageProperties(width: w, height: h, frameCount: 1))
+        }),
+        PropertyReader([.pkm], read: { input, _ in
+            let v = input.view
+            guard let w = v.u16be(12), let h = v.u16be(14) else { return .need(16, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), frameCount: 1))
         }),
         PropertyReader([.pvr], read: { input, _ in
             let v = input.view
