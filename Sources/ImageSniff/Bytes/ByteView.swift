@@ -119,24 +119,21 @@ struct ByteView {
     func matchesIgnoringCase(_ s: StaticString, at offset: Int) -> Bool {
         let n = s.utf8CodeUnitCount
         guard let q = pointer(offset, n) else { return false }
-        let p = s.utf8Start
-        for i in 0..<n {
-            var b = q.load(fromByteOffset: i, as: UInt8.self)
-            if b >= 0x41 && b <= 0x5A { b |= 0x20 }
-            var c = p[i]
-            if c >= 0x41 && c <= 0x5A { c |= 0x20 }
-            if b != c { return false }
-        }
-        return true
+        return ByteView.equalIgnoringCase(UnsafeRawBufferPointer(start: q, count: n), s, count: n)
     }
 
     /// Whether the bytes that exist of `s`'s length at `offset` match it, ignoring ASCII case.
     func prefixMatchesIgnoringCase(_ s: StaticString, at offset: Int = 0) -> Bool {
         guard offset >= 0, offset <= base.count else { return false }
         let n = min(s.utf8CodeUnitCount, base.count - offset)
+        return ByteView.equalIgnoringCase(UnsafeRawBufferPointer(rebasing: base[offset..<(offset + n)]), s, count: n)
+    }
+
+    /// Whether the first `count` bytes of `bytes` and of `s` are equal, ignoring ASCII case.
+    private static func equalIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ s: StaticString, count: Int) -> Bool {
         let p = s.utf8Start
-        for i in 0..<n {
-            var b = base[offset + i]
+        for i in 0..<count {
+            var b = bytes[i]
             if b >= 0x41 && b <= 0x5A { b |= 0x20 }
             var c = p[i]
             if c >= 0x41 && c <= 0x5A { c |= 0x20 }
