@@ -415,6 +415,9 @@ public struct IncrementalSniffer: Sendable {
         verifyWaits = true
         verifyRun = nil
         if case .needRange(let r) = step, !dependsOnEnd {
+            // The last bytes are kept for the end (`finish()` checks over them): asked for as a
+            // window, bytes of them that have passed would be asked for again and again.
+            if let known, r.lowerBound >= known - Verifier.tailWindow { return }
             verifyWaits = false
             let upTo = want(r, known: known)
             if pending == nil { verifyRun = upTo }

@@ -32,7 +32,9 @@ enum JPEG: FormatFamily {
                 break walk
             case .segment(let marker, let payload):
                 if marker == 0xF7 { sawJPEGLS = true }
-                if JPEGSegments.isFrameHeader(marker), let h = v.u16be(payload.lowerBound + 1), let w = v.u16be(payload.lowerBound + 3) {
+                // A frame header states precision, height, width and the component count (6
+                // bytes at least): one shorter states nothing (its fields are not read past it).
+                if JPEGSegments.isFrameHeader(marker), payload.count >= 6, let h = v.u16be(payload.lowerBound + 1), let w = v.u16be(payload.lowerBound + 3) {
                     frame = (Int(w), Int(h))
                 }
                 guard marker == 0xE2 else { continue }
@@ -89,7 +91,7 @@ enum JPEG: FormatFamily {
                 }
                 if marker == 0xE2, v.matches("urn:iso:std:iso:ts:21496:-1", at: body) { return .gainMap }
             }
-            if JPEGSegments.isFrameHeader(marker) {
+            if JPEGSegments.isFrameHeader(marker), payload.count >= 6 {
                 guard let h = v.u16be(body + 1), let w = v.u16be(body + 3) else { return .needs(payload) }
                 return .frame(width: Int(w), height: Int(h))
             }
@@ -188,7 +190,7 @@ extension JPEG {
                 if v.matches("MPF\0", at: body) { multiPicture = (body + 4, end) }
                 if v.matches("urn:iso:std:iso:ts:21496:-1", at: body) { p.hasGainMap = true }
             default:
-                if JPEGSegments.isFrameHeader(marker), let precision = v.u8(body), let height = v.u16be(body + 1),
+                if JPEGSegments.isFrameHeader(marker), payload.count >= 6, let precision = v.u8(body), let height = v.u16be(body + 1),
                    let width = v.u16be(body + 3), let components = v.u8(body + 5) {
                     p.bitDepth = Int(precision)
                     p.height = Int(height)  // 0: defined by the DNL segment after the first scan
