@@ -113,7 +113,13 @@ struct FrameWalk: Equatable {
                 if case .tiffIFDs = kind { return .counted(frames) }
                 return .truncated
             }
-            if r.upperBound > limit { return .beyondReach }
+            if r.upperBound > limit {
+                // A TIFF chain cut short counts the pages before the cut: a stream whose end is
+                // not known yet cannot tell a jump past its limit from one past its end, and
+                // waits to see which (holding nothing meanwhile).
+                if length == nil, case .tiffIFDs = kind { return step }
+                return .beyondReach
+            }
             if !v.has(r) { return step }
         }
     }
