@@ -273,10 +273,17 @@ public final class FileSniffer {
             let limit = w.limit(budget)
             var progress = withView { w.advance($0, length: length, limit: limit) }
             guard case .wants = progress else { return progress }
-            let size = w.blockSize
-            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            var size = w.blockSize
+            var block = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
             defer { block.deallocate() }
             while case .wants(let r) = progress {
+                if r.count > size && r.count <= FileSniffer.largestWalkStep {
+                    // A step that wants more than a block (a TIFF IFD of thousands of entries)
+                    // reads it whole.
+                    block.deallocate()
+                    size = r.count
+                    block = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+                }
                 let count = min(size, length - r.lowerBound)
                 let got = try FileSniffer.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: block[..<count]), at: r.lowerBound, sniffer: sniffer)
                 if got < count { length = r.lowerBound + got }  // shrank while we read
@@ -294,6 +301,10 @@ public final class FileSniffer {
             sniffer.windows.withWindows { body(ByteView(base: UnsafeRawBufferPointer(rebasing: sniffer.buffer[..<held]), windows: $0)) }
         }
     }
+
+    /// The most one step of a walk reads at once when it wants more than a block (a BigTIFF IFD
+    /// of 4,096 entries is 82 KB).
+    static let largestWalkStep = 1 << 20
 
     /// Reads `buffer.count` bytes at `offset` (fewer at the end of the file), retrying on EINTR
     /// and short reads.

@@ -220,7 +220,10 @@ public struct IncrementalSniffer: Sendable {
         if framesWalk != nil || verifyWalk != nil {
             feedWalks(chunk, at: start)
             // While the frame walk runs, only a window the completeness check wants is taken.
-            if framesWalk != nil && pending == nil { return }
+            if framesWalk != nil && pending == nil {
+                if start + count > cap { forwardMark = max(forwardMark, start + count) }  // passed
+                return
+            }
         }
         // Past the cap: the bytes a far window wants are kept; the others pass.
         if start + count > cap {

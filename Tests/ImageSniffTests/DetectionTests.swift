@@ -97,6 +97,20 @@ struct DetectionTests {
     }
 
     /// SVGZ: gzip whose inflated prefix is an SVG document; other gzip stays gzip.
+    /// PKM: the padded size is the image's rounded up to whole 4x4 blocks, computed without
+    /// overflow for the largest 16-bit sizes.
+    @Test func pkmSizes() {
+        func pkm(_ version: String, type: UInt16, padded: (UInt16, UInt16), size: (UInt16, UInt16)) -> [UInt8] {
+            func be(_ x: UInt16) -> [UInt8] { [UInt8(x >> 8), UInt8(x & 0xFF)] }
+            return Array("PKM \(version)".utf8) + be(type) + be(padded.0) + be(padded.1) + be(size.0) + be(size.1) + [UInt8](repeating: 0, count: 8)
+        }
+        #expect(sniff(pkm("10", type: 0, padded: (32, 8), size: (30, 5))).type == .pkm)
+        #expect(sniff(pkm("20", type: 11, padded: (4, 4), size: (1, 1))).type == .pkm)
+        #expect(sniff(pkm("10", type: 1, padded: (4, 4), size: (4, 4))).type != .pkm, "ETC2 types need version 2")
+        #expect(sniff(pkm("10", type: 0, padded: (0, 4), size: (0xFFFF, 1))).type != .pkm, "65535 pads to 65536, which 16 bits cannot state")
+        #expect(sniff(pkm("10", type: 0, padded: (8, 4), size: (4, 4))).type != .pkm)
+    }
+
     @Test func gzipHoldingSVG() {
         func storedGzip(_ payload: [UInt8]) -> [UInt8] {
             var b = ByteBuilder()

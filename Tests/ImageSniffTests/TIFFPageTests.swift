@@ -3,9 +3,9 @@ import ImageSniff
 import Testing
 import TestSupport
 
-/// A TIFF's pages are counted along its IFD chain as libtiff and Pillow count them: to an offset
-/// of 0, a loop back to a directory counted, or a directory that cannot be read (a cut file: the
-/// pages before it). A chain may go back into the first bytes (Pillow's multipage_out_of_order
+/// A TIFF's pages are counted along its IFD chain, stopping where libtiff and Pillow stop: at an
+/// offset of 0, a loop back to a directory counted, or a directory that cannot be read (a cut
+/// file: the pages before it). A chain may go back into the first bytes (Pillow's multipage_out_of_order
 /// does) but not further, since a stream has passed those bytes: then there is no count. Each
 /// case is Pillow's 40-page TIFF (one IFD every 30,144 bytes) with its chain rewired, and each
 /// gives the same answer from memory, a file and a stream.
@@ -95,6 +95,33 @@ struct TIFFPageTests {
         Self.link(&bytes, ifds[1], to: 0)
         #expect(Self.pages(bytes) == 4)
         #expect(Self.pages(bytes, budget: ReadBudget(reads: 64, bytesKept: 16 * 1024, bytesSkipped: 64 << 20)) == nil)
+    }
+
+    /// IFD0 pointing to itself is one page wherever it lies (past the first bytes too).
+    @Test func ifd0PointingToItselfPastTheFirstBytes() throws {
+        // Under a budget whose first bytes end at 8 KiB, IFD 1 of the 40 lies past them; made the
+        // first IFD and pointed at itself, it is one page.
+        var (bytes, ifds) = try Self.fortyPages()
+        for k in 0..<4 { bytes[4 + k] = UInt8(truncatingIfNeeded: ifds[1] >> (8 * k)) }
+        Self.link(&bytes, ifds[1], to: ifds[1])
+        #expect(Self.pages(bytes, budget: ReadBudget(reads: 64, bytesKept: 16 * 1024, bytesSkipped: 64 << 20)) == 1)
+    }
+
+    /// An IFD larger than the walk's 4 KiB block (here 600 entries, 7,206 bytes) is read whole
+    /// by a file as by memory and a stream.
+    @Test func anIFDLargerThanABlock() throws {
+        var (bytes, ifds) = try Self.fortyPages()
+        // A new IFD 1 of 600 unknown tags at the end of the file, after which the chain ends.
+        let big = bytes.count
+        var ifd: [UInt8] = [0x58, 0x02]  // 600 entries
+        for k in 0..<600 {
+            let tag = 40000 + k
+            ifd += [UInt8(tag & 0xFF), UInt8(tag >> 8), 3, 0, 1, 0, 0, 0, 0, 0, 0, 0]  // SHORT, count 1, value 0
+        }
+        ifd += [0, 0, 0, 0]
+        bytes += ifd
+        Self.link(&bytes, ifds[0], to: big)
+        #expect(Self.pages(bytes) == 2)
     }
 
     @Test func aCutFileCountsThePagesBeforeTheCut() throws {

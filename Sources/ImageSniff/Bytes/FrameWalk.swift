@@ -1,9 +1,9 @@
 // Walks over the whole data: a GIF's frames are known only by walking every block of every frame
 // to the trailer, an animated WebP's by walking its chunks; whether a file is whole (`verify`) by
 // walking its structure to its end marker (a JPEG's EOI after the entropy-coded scans, a PNG's
-// IEND, an ISO BMFF file's boxes to its length). Such a walk is resumable: it holds its position
-// and count, not the bytes, so a driver serves it block by block (a file in 1 MiB reads, a stream
-// as its chunks come, memory at once) and forgets each block once passed. It covers at most
+// IEND, an ISO BMFF file's boxes to its length); a TIFF's pages by following its IFD chain. Such a
+// walk is resumable: it holds its position and count, not the bytes, so a driver serves it block
+// by block (a file in reads of `blockSize`, a stream as its chunks come, memory at once) and forgets each block once passed. It covers at most
 // `ReadBudget.bytesSkipped` bytes of the data past its start (every byte with
 // `ReadBudget.verify`); beyond that its answer is not within reach, never a guess.
 
@@ -66,8 +66,8 @@ struct FrameWalk: Equatable {
     private(set) var frames: Int
     /// Where the walk started (its budget counts from here).
     let start: Int
-    /// A TIFF walk: the furthest directory reached, and the directories counted within the first
-    /// bytes (the only ones a loop can return to).
+    /// A TIFF walk: the furthest directory reached, and the directories counted that a chain may
+    /// return to (IFD0, and those within the first bytes: none other can be gone back to).
     private var reached = 0
     private var visited: Set<Int> = []
 
@@ -82,7 +82,7 @@ struct FrameWalk: Equatable {
     static func tiffPages(_ layout: TIFFLayout, ifd0: Int, next: Int, firstBytes: Int) -> FrameWalk {
         var w = FrameWalk(.tiffIFDs(layout, firstBytes: firstBytes), at: next, frames: 1)
         w.reached = ifd0
-        if ifd0 < firstBytes { w.visited.insert(ifd0) }
+        w.visited.insert(ifd0)  // wherever it lies: a chain back to it ends there
         return w
     }
 
@@ -93,7 +93,8 @@ struct FrameWalk: Equatable {
 
     /// The bytes a file's walk reads at once: 1 MiB for a walk that passes over every byte (a
     /// GIF's sub-blocks, a JPEG's scans), 64 KiB for one that jumps from header to header (RIFF and
-    /// PNG chunks, boxes), so that large frames are skipped rather than read.
+    /// PNG chunks, boxes), so that large frames are skipped rather than read; 4 KiB from IFD to IFD
+    /// (a larger IFD is read whole).
     var blockSize: Int {
         switch kind {
         case .gif, .jpeg: return 1 << 20
@@ -247,8 +248,9 @@ struct FrameWalk: Equatable {
         }
     }
 
-    /// The most pages a TIFF walk counts.
-    static let maxPages = 1 << 16
+    /// The most pages a TIFF walk counts (each IFD's entries are scanned for NewSubfileType: at
+    /// most 4,096 of them, so a walk reads at most 2^24 entries).
+    static let maxPages = 4096
 
     /// Entropy-coded data: passes to the next marker that is not a stuffed zero or a restart.
     private mutating func scanStep(_ v: ByteView) -> Progress {

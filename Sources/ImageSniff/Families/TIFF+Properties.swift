@@ -23,6 +23,11 @@ extension TIFF {
         var end = 0  // the end of the last byte the chain points to
         // What is known once the chain can be followed no further: cut if it points past the end.
         func stop(_ otherwise: VerifyStep) -> VerifyStep { end > input.totalLength ? .truncated : otherwise }
+        // Bytes wanted further: unless what was read already points past a known end.
+        func need(_ r: Range<Int>) -> VerifyStep {
+            if let known = input.knownLength, end > known { return .truncated }
+            return .needRange(r)
+        }
         var seen: Set<Int> = []
         var next = ifd0
         while next != 0 {
@@ -31,7 +36,7 @@ extension TIFF {
             let ifd: IFD
             switch IFD.read(v, at: next, layout) {
             case .ok(let read): ifd = read
-            case .needs(let r): return .needRange(r)
+            case .needs(let r): return need(r)
             case .bad: return stop(.unknown)
             }
             var offsets: IFDEntry?, counts: IFDEntry?
@@ -46,13 +51,13 @@ extension TIFF {
             }
             guard let offsets, let counts, offsets.count == counts.count, offsets.count > 0 else { return stop(.unknown) }
             for e in [offsets, counts] where !e.inline && !v.has(e.valueRange) {
-                return e.byteCount <= 1 << 20 ? .needRange(e.valueRange) : stop(.unknown)
+                return e.byteCount <= 1 << 20 ? need(e.valueRange) : stop(.unknown)
             }
             for i in 0..<offsets.count {
                 guard let o = offsets.integer(v, layout, at: i), let c = counts.integer(v, layout, at: i) else { return stop(.unknown) }
                 end = max(end, o + c)
             }
-            guard v.has(ifd.nextField) else { return .needRange(ifd.nextField) }
+            guard v.has(ifd.nextField) else { return need(ifd.nextField) }
             next = ifd.next(v) ?? 0
         }
         return stop(.complete)

@@ -40,15 +40,16 @@ enum Textures: FormatFamily {
 
     /// PKM, Ericsson's ETC texture file (etcpack, Android's etc1tool): `PKM `, the version `10` or
     /// `20`, then big-endian 16-bit fields: the data type (ETC1 is 0; version 2 adds the ETC2
-    /// formats up to 9), the size padded to whole 4x4 blocks, and the image's size. The padded
+    /// and sRGB formats up to 11), the size padded to whole 4x4 blocks, and the image's size. The padded
     /// size is the image's rounded up to a multiple of 4.
     static func pkm(_ input: Input) -> Step {
         let v = input.view
         guard v.matches("PKM ") else { return v.count < 4 && v.matchesAvailablePrefix("PKM ") ? .need(16, fallback: nil) : .no }
         guard v.count >= 16 else { return .need(16, fallback: nil) }
         let version2 = v.matches("20", at: 4)
-        guard version2 || v.matches("10", at: 4), let type = v.u16be(6), type <= (version2 ? 9 : 0),
-              let paddedW = v.u16be(8), let paddedH = v.u16be(10), let w = v.u16be(12), let h = v.u16be(14),
+        guard version2 || v.matches("10", at: 4), let type = v.u16be(6), type <= (version2 ? 11 : 0),
+              let paddedW = v.u16be(8).map(Int.init), let paddedH = v.u16be(10).map(Int.init),
+              let w = v.u16be(12).map(Int.init), let h = v.u16be(14).map(Int.init),
               w > 0, h > 0, paddedW == (w + 3) & ~3, paddedH == (h + 3) & ~3 else { return .no }
         return .hit(Hit(.pkm))
     }
