@@ -96,6 +96,7 @@ FAMILIES=(jpeg png gif tiff bmp ico icns jpeg2000 jxl jxr webp heif psd tga pict
 FAMILIES+=(longtail appleraw lookalike regress)   # long-tail formats, Apple-only RAW ids, neighbours, regressions
 FAMILIES+=(realworld)   # formats and edge cases met in real-world files (Xfig, WPG, NIfTI, PGF, ANI, TIM, sixel, DIB, traps)
 FAMILIES+=(far)   # facts past the first 512 KiB: TIFF IFDs at the end, a large ICC profile before SOF, long GIF/WebP, HEIF meta after mdat
+FAMILIES+=(foreign)   # what other projects' test files hold (issue 29): image origins, tolerant headers, chunk order, old versions, OS/2 bitmaps
 rm -rf .src "$LOG"
 if ((${#ONLY[@]})); then
   for o in "${ONLY[@]}"; do
@@ -882,6 +883,12 @@ make far/webp-img2webp-many-frames org.webmproject.webp yes -- bash -c "img2webp
 # MP4Box is not packaged in Debian 12), so a real heif-enc file is rearranged.
 synth far/heif-meta-after-mdat     public.heic no 'real heif-enc HEIC (512x512 gradient, -q 90) rearranged as ftyp, mdat, meta: mdat holds the coded data first, padded with zero bytes to 614400 bytes, and the iloc extent offsets are moved to match (heif-info, heif-convert and identify read it)' -- bash -c "heif-enc -q 90 -o $S/far.heic $S/grad512.png && python3 synthesize.py mdat-first @OUT@ $S/far.heic 614400"
 make far/jpeg-pillow-cut-half      public.jpeg no -- bash -c "python3 pyencode.py pil $S/grad1200.png $S/whole.jpg JPEG quality=90 && head -c \$((\$(stat -c %s $S/whole.jpg) / 2)) $S/whole.jpg > @OUT@"
+
+# ================================================================ Other projects' test files (issue 29)
+# Cases met in the test files image libraries keep (openjpeg's conformance set, Pillow's tests, old
+# icon collections): each is right by its spec's rule. Made by a real encoder where one writes it.
+# JPEG 2000 SIZ (ISO/IEC 15444-1 A.5.1): the image area is Xsiz - XOsiz by Ysiz - YOsiz.
+make foreign/j2k-openjpeg-image-offset public.jpeg-2000 no -- opj_compress -d 100,50 -i $S/rose.ppm -o @OUT.j2k@
 
 # ================================================================ done
 rm -rf .src

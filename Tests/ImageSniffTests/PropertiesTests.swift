@@ -223,6 +223,21 @@ struct HostilePropertiesTests {
         #expect(size(j2k.bytes) == [nil, nil])
     }
 
+    /// JPEG 2000's SIZ (ISO/IEC 15444-1 A.5.1): the image area runs from (XOsiz, YOsiz) to
+    /// (Xsiz, Ysiz), so the image is Xsiz - XOsiz by Ysiz - YOsiz (opj_compress -d writes such
+    /// codestreams; so do the conformance suites).
+    @Test func jpeg2000ImageAreaStartsAtItsOrigin() throws {
+        let file = try #require(Manifest.entries.first { $0.file == "foreign/j2k-openjpeg-image-offset" }).bytes()
+        let p = ImageSniffer.inspect(file).properties
+        #expect(p.width == 32 && p.height == 32)
+        var j2k = ByteBuilder()
+        j2k.bytes += [0xFF, 0x4F, 0xFF, 0x51]; j2k.u16be(41); j2k.u16be(0)
+        j2k.u32be(4336); j2k.u32be(1037); j2k.u32be(4080); j2k.u32be(888)
+        j2k.u32be(256); j2k.u32be(149); j2k.u32be(0); j2k.u32be(0); j2k.u16be(1); j2k.bytes += [7, 1, 1]
+        let q = ImageSniffer.inspect(j2k.bytes).properties
+        #expect(q.width == 256 && q.height == 149)
+    }
+
     /// APNG's acTL num_frames: 0 is not a valid value (APNG 1.0) and PNG's integers stop at
     /// 2^31-1: the frame count is then not stated.
     @Test(arguments: [(UInt32(3), 3), (0, nil), (0x7FFF_FFFF, 0x7FFF_FFFF), (0x8000_0001, nil), (0xFFFF_FFFF, nil)] as [(UInt32, Int?)])
