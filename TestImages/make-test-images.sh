@@ -889,6 +889,11 @@ make far/jpeg-pillow-cut-half      public.jpeg no -- bash -c "python3 pyencode.p
 # icon collections): each is right by its spec's rule. Made by a real encoder where one writes it.
 # JPEG 2000 SIZ (ISO/IEC 15444-1 A.5.1): the image area is Xsiz - XOsiz by Ysiz - YOsiz.
 make foreign/j2k-openjpeg-image-offset public.jpeg-2000 no -- opj_compress -d 100,50 -i $S/rose.ppm -o @OUT.j2k@
+# TGA 2.0 field 4 (colour map specification) "should be set to zero" without a colour map; no writer
+# here sets its entry size then, so a real file is patched (ImageMagick and Pillow read it).
+synth foreign/tga-entry-size-without-map com.truevision.tga-image no 'real ImageMagick type-2 24-bit TGA (colour-map type 0) with its colour-map entry size byte (7) set to 24 anyway; ImageMagick and Pillow read it' -- "${SY[@]}" tga-entry-size @OUT@ $S/rose.tga 24
+# PCX: the reserved byte at 64 "should be zero" (ZSoft PCX technical reference); readers ignore it.
+synth foreign/pcx-reserved-nonzero com.zsoft.pcx-image no 'real ImageMagick PCX (version 5, 8 bits, 3 planes) with its reserved byte (64) set to 1; ImageMagick and Pillow read it' -- bash -c "convert $S/rose.png PCX:$S/rose.pcx && python3 synthesize.py pcx-reserved @OUT@ $S/rose.pcx 1"
 
 # ================================================================ done
 rm -rf .src

@@ -68,7 +68,17 @@ def bmp_planes_zero(out, src):
     write(out, bytes(d))
 
 
+def pcx_reserved(out, src, value):
+    """Copy a real encoder's PCX with its reserved byte (offset 64, between the 16-colour
+    palette and the plane count) set to VALUE: ZSoft's reference says it "should be zero";
+    readers do not look at it."""
+    d = bytearray(read(src))
+    assert d[0] == 0x0A and d[64] == 0
+    d[64] = int(value)
+    write(out, bytes(d))
+
+
 RECIPES = {
     'bmp-v4': bmp_v4, 'bmp-os2v2': bmp_v2_os2, 'cur-from-ico': cur_from_ico, 'gltf-indices': gltf_indices,
-    'bmp-planes-zero': bmp_planes_zero,
+    'bmp-planes-zero': bmp_planes_zero, 'pcx-reserved': pcx_reserved,
 }

@@ -260,3 +260,41 @@ struct RawStructureTests {
         #expect(sniff(cut, hint: "heic").confidence == .family, "a hint outside the family is ignored")
     }
 }
+
+@Suite("Tolerant headers, chunk order and old versions, as other projects' test files hold them")
+struct ForeignTestFilesTests {
+    /// An uncompressed 2 x 2, 24-bit TGA (type 2) without a colour map, its colour-map entry
+    /// size byte set to `entrySize`.
+    static func tga(entrySize: UInt8, mapLength: UInt16 = 0) -> [UInt8] {
+        var b = ByteBuilder()
+        b.bytes += [0, 0, 2, 0, 0]; b.u16le(mapLength); b.u8(entrySize)
+        b.u16le(0); b.u16le(0); b.u16le(2); b.u16le(2); b.bytes += [24, 0]
+        b.zeros(2 * 2 * 3)
+        return b.bytes
+    }
+
+    /// TGA 2.0, field 4: without a colour map the specification "should be set to zero", and
+    /// readers skip it; an entry size left set is still a TGA, a map length is not.
+    @Test func tgaWithAnEntrySizeButNoColourMap() throws {
+        #expect(sniff(Self.tga(entrySize: 0)).type == .tga)
+        for size: UInt8 in [15, 16, 24, 32] {
+            let d = sniff(Self.tga(entrySize: size))
+            #expect(d.type == .tga && d.confidence == .likely, "entry size \(size): \(d)")
+        }
+        #expect(sniff(Self.tga(entrySize: 7)).type == .data, "not an entry size")
+        #expect(sniff(Self.tga(entrySize: 24, mapLength: 2)).type == .data, "a map of two entries and no colour-map type")
+        let file = Manifest.entries.first { $0.file == "foreign/tga-entry-size-without-map" }
+        #expect(try sniff(#require(file).bytes()).type == .tga)
+    }
+
+    /// PCX: the reserved byte at 64 "should be zero" (ZSoft's reference); readers ignore it.
+    @Test func pcxWithANonZeroReservedByte() throws {
+        var pcx = try #require(Manifest.entries.first { $0.file == "pcx/imagemagick" }).bytes()
+        #expect(sniff(pcx).type == .pcx && sniff(pcx).confidence == .conclusive)
+        pcx[64] = 1
+        #expect(sniff(pcx).type == .pcx && sniff(pcx).confidence == .likely)
+        let file = try #require(Manifest.entries.first { $0.file == "foreign/pcx-reserved-nonzero" }).bytes()
+        #expect(sniff(file).type == .pcx)
+        #expect(ImageSniffer.inspect(file).properties.width == 32)
+    }
+}

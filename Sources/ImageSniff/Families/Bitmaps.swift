@@ -100,15 +100,17 @@ enum Bitmaps: FormatFamily {
         return .hit(Hit(.icns))
     }
 
-    /// PCX: `0A`, version, encoding, bits per pixel, a window that makes sense, reserved zero.
+    /// PCX: `0A`, version, encoding, bits per pixel, a window that makes sense, planes. The
+    /// reserved byte at 64 "should be zero" (ZSoft's technical reference); readers do not check
+    /// it, so a non-zero one is still a PCX, with a byte less of evidence: likely.
     static func pcx(_ input: Input) -> Step {
         let v = input.view
         guard v.count >= 66 else { return input.hasMore ? .need(128, fallback: nil) : .no }
         let version = v.base[1], encoding = v.base[2], bpp = v.base[3]
         guard [0, 2, 3, 4, 5].contains(version), encoding <= 1, [1, 2, 4, 8].contains(bpp) else { return .no }
         guard let xmin = v.u16le(4), let ymin = v.u16le(6), let xmax = v.u16le(8), let ymax = v.u16le(10) else { return .no }
-        guard xmin <= xmax, ymin <= ymax, v.base[64] == 0, (1...4).contains(v.base[65]) else { return .no }
-        return .hit(Hit(.pcx))
+        guard xmin <= xmax, ymin <= ymax, (1...4).contains(v.base[65]) else { return .no }
+        return .hit(Hit(.pcx, v.base[64] == 0 ? .conclusive : .likely))
     }
 
     /// DCX: magic 987654321 (LE), then a table of page offsets.

@@ -159,11 +159,16 @@ enum Magicless: FormatFamily {
         }
         let mapped = imageType == 1 || imageType == 9 || imageType == 32 || imageType == 33
         if mapped && mapType != 1 { return false }
+        // The colour map specification (field 4). Without a map the spec says it "should be set to
+        // zero", and readers skip it: first entry and length must be zero (a map of no entries),
+        // but the entry size may still hold one of its values (writers leave it set: libmagic,
+        // ImageMagick and Pillow all take such a file).
         let mapEntrySize = v.base[7]
+        guard mapEntrySize == 0 || [15, 16, 24, 32].contains(mapEntrySize) else { return false }
         if mapType == 1 {
-            guard [15, 16, 24, 32].contains(mapEntrySize), let length = v.u16le(5), length > 0 else { return false }
+            guard mapEntrySize != 0, let length = v.u16le(5), length > 0 else { return false }
         } else {
-            guard v.u16le(3) == 0, v.u16le(5) == 0, mapEntrySize == 0 else { return false }
+            guard v.u16le(3) == 0, v.u16le(5) == 0 else { return false }
         }
         guard let width = v.u16le(12), let height = v.u16le(14), width > 0, height > 0 else { return false }
         let depth = v.base[16], descriptor = v.base[17]
