@@ -297,4 +297,16 @@ struct ForeignTestFilesTests {
         #expect(sniff(file).type == .pcx)
         #expect(ImageSniffer.inspect(file).properties.width == 32)
     }
+
+    /// PGX: a whole 1 x 1 8-bit file is 15 bytes; its header is read as far as it goes.
+    @Test func pgxOfOnePixel() throws {
+        let one = Array("PG ML + 8 1 1\n".utf8) + [0x7F]
+        let d = sniff(one)
+        #expect(d.type == .pgx && d.completeness == .complete, "\(d)")
+        #expect(ImageSniffer.inspect(one).properties.width == 1)
+        // Cut inside the header: not named, and more is asked for.
+        for n in 1..<14 { #expect(sniff(Array(one.prefix(n))).type != .pgx, "\(n) bytes") }
+        let file = try #require(Manifest.entries.first { $0.file == "foreign/pgx-openjpeg-1x1" }).bytes()
+        #expect(file.count == 15 && sniff(file).type == .pgx && sniff(file).completeness == .complete)
+    }
 }
