@@ -894,6 +894,11 @@ make foreign/j2k-openjpeg-image-offset public.jpeg-2000 no -- opj_compress -d 10
 synth foreign/tga-entry-size-without-map com.truevision.tga-image no 'real ImageMagick type-2 24-bit TGA (colour-map type 0) with its colour-map entry size byte (7) set to 24 anyway; ImageMagick and Pillow read it' -- "${SY[@]}" tga-entry-size @OUT@ $S/rose.tga 24
 # PGX (ISO/IEC 15444-4): the smallest whole file, a 1 x 1 8-bit image (a 14-byte header and one sample).
 make foreign/pgx-openjpeg-1x1        org.jpeg.pgx no -- bash -c "convert -size 1x1 xc:gray50 -depth 8 $S/one8.pgm && opj_compress -n 1 -i $S/one8.pgm -o $S/one8.j2k >/dev/null && opj_decompress -i $S/one8.j2k -o $S/one8.pgx >/dev/null && mv $S/one8_0.pgx @OUT@"
+# XML in UTF-16 with its byte order mark (XML 1.0, 4.3.3 and appendix F): libxml2 writes it (LE),
+# iconv the big-endian one after a BOM; an SVG so written is still SVG.
+make foreign/xml-utf16le-xmllint    public.xml no -- bash -c "printf '<?xml version=\"1.0\"?>\\n<catalog><item name=\"rose\">Ros\\303\\251</item></catalog>\\n' | xmllint --encode UTF-16 - > @OUT@"
+make foreign/xml-utf16be-iconv      public.xml no -- bash -c "{ printf '\\376\\377'; printf '<?xml version=\"1.0\" encoding=\"UTF-16\"?>\\n<catalog><item name=\"rose\"/></catalog>\\n' | iconv -f UTF-8 -t UTF-16BE; } > @OUT@"
+make foreign/svg-utf16le-xmllint    public.svg-image no -- bash -c "xmllint --encode UTF-16 $S/vector.svg > @OUT@"
 # PCX: the reserved byte at 64 "should be zero" (ZSoft PCX technical reference); readers ignore it.
 synth foreign/pcx-reserved-nonzero com.zsoft.pcx-image no 'real ImageMagick PCX (version 5, 8 bits, 3 planes) with its reserved byte (64) set to 1; ImageMagick and Pillow read it' -- bash -c "convert $S/rose.png PCX:$S/rose.pcx && python3 synthesize.py pcx-reserved @OUT@ $S/rose.pcx 1"
 

@@ -309,4 +309,28 @@ struct ForeignTestFilesTests {
         let file = try #require(Manifest.entries.first { $0.file == "foreign/pgx-openjpeg-1x1" }).bytes()
         #expect(file.count == 15 && sniff(file).type == .pgx && sniff(file).completeness == .complete)
     }
+
+    /// Text in UTF-16 after its byte order mark, each code unit in either byte order.
+    static func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
+        var b: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+        for unit in text.utf16 { b += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        return b
+    }
+
+    /// XML in UTF-16 (XML 1.0, 4.3.3: UTF-16 with its byte order mark): markup judged by its code
+    /// units as UTF-8 markup is by its bytes.
+    @Test(arguments: [false, true])
+    func markupInUTF16(_ bigEndian: Bool) throws {
+        let xml = Self.utf16("<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<catalog><item name=\"rosé\"/></catalog>\n", bigEndian: bigEndian)
+        #expect(sniff(xml).type == .xml)
+        let svg = Self.utf16("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"/>\n", bigEndian: bigEndian)
+        #expect(sniff(svg).type == .svg)
+        let html = Self.utf16("<!DOCTYPE html>\n<html><body>é</body></html>\n", bigEndian: bigEndian)
+        #expect(sniff(html).type == .html)
+        let prose = Self.utf16("<https://example.com> is where the notes are kept.\n", bigEndian: bigEndian)
+        #expect(sniff(prose).type == .plainText)
+        #expect(sniff(Self.utf16("Plain words, nothing more.\n", bigEndian: bigEndian)).type == .plainText)
+        let file = try #require(Manifest.entries.first { $0.file == (bigEndian ? "foreign/xml-utf16be-iconv" : "foreign/xml-utf16le-xmllint") })
+        #expect(try sniff(file.bytes()).type == .xml)
+    }
 }
