@@ -899,6 +899,9 @@ make foreign/pgx-openjpeg-1x1        org.jpeg.pgx no -- bash -c "convert -size 1
 make foreign/xml-utf16le-xmllint    public.xml no -- bash -c "printf '<?xml version=\"1.0\"?>\\n<catalog><item name=\"rose\">Ros\\303\\251</item></catalog>\\n' | xmllint --encode UTF-16 - > @OUT@"
 make foreign/xml-utf16be-iconv      public.xml no -- bash -c "{ printf '\\376\\377'; printf '<?xml version=\"1.0\" encoding=\"UTF-16\"?>\\n<catalog><item name=\"rose\"/></catalog>\\n' | iconv -f UTF-8 -t UTF-16BE; } > @OUT@"
 make foreign/svg-utf16le-xmllint    public.svg-image no -- bash -c "xmllint --encode UTF-16 $S/vector.svg > @OUT@"
+# FITS 4.0 (4.2.1): the mandatory keywords are fixed format, SIMPLE's T in column 30; a free-format
+# card (T in column 11) over binary data is still FITS to astropy and ImageMagick.
+synth foreign/fits-free-format-simple gov.nasa.fits-image no 'real ImageMagick FITS (8-bit, 32x32x3 planes) with its SIMPLE card rewritten in free format (T in column 11, not 30); astropy (with a VerifyWarning) and ImageMagick read it' -- bash -c "convert $S/rose.png FITS:$S/rose.fits && python3 synthesize.py fits-free-simple @OUT@ $S/rose.fits"
 # PCX: the reserved byte at 64 "should be zero" (ZSoft PCX technical reference); readers ignore it.
 synth foreign/pcx-reserved-nonzero com.zsoft.pcx-image no 'real ImageMagick PCX (version 5, 8 bits, 3 planes) with its reserved byte (64) set to 1; ImageMagick and Pillow read it' -- bash -c "convert $S/rose.png PCX:$S/rose.pcx && python3 synthesize.py pcx-reserved @OUT@ $S/rose.pcx 1"
 

@@ -333,4 +333,28 @@ struct ForeignTestFilesTests {
         let file = try #require(Manifest.entries.first { $0.file == (bigEndian ? "foreign/xml-utf16be-iconv" : "foreign/xml-utf16le-xmllint") })
         #expect(try sniff(file.bytes()).type == .xml)
     }
+
+    /// FITS: a SIMPLE card in free format (FITS 4.0 4.2.1 wants the mandatory keywords fixed,
+    /// T in column 30; astropy and ImageMagick read it anyway) over binary data is FITS, likely,
+    /// never plain text; a text line that starts like it is not.
+    @Test func fitsWithAFreeFormatSimpleCard() throws {
+        func fits(_ simple: String, data: [UInt8] = [0x00, 0x80, 0xFF, 0x01]) -> [UInt8] {
+            var header = simple.padding(toLength: 80, withPad: " ", startingAt: 0)
+            header += "BITPIX  =                    8".padding(toLength: 80, withPad: " ", startingAt: 0)
+            header += "NAXIS   =                    0".padding(toLength: 80, withPad: " ", startingAt: 0)
+            header += "END".padding(toLength: 2880 - 240, withPad: " ", startingAt: 0)
+            return Array(header.utf8) + data
+        }
+        let fixed = sniff(fits("SIMPLE  =                    T"))
+        #expect(fixed.type == .fits && fixed.confidence == .conclusive)
+        for card in ["SIMPLE  = T", "SIMPLE  =     T / conforms", "SIMPLE  = F"] {
+            let d = sniff(fits(card))
+            #expect(d.type == .fits && d.confidence == .likely, "\(card): \(d)")
+        }
+        #expect(sniff(fits("SIMPLE  = True")).type != .fits)
+        #expect(sniff(Array("SIMPLE  = Tuesday's notes, kept as text\n".utf8)).type == .plainText)
+        let file = try #require(Manifest.entries.first { $0.file == "foreign/fits-free-format-simple" }).bytes()
+        #expect(sniff(file).type == .fits)
+        #expect(ImageSniffer.inspect(file).properties.width == 32)
+    }
 }
