@@ -902,6 +902,9 @@ make foreign/svg-utf16le-xmllint    public.svg-image no -- bash -c "xmllint --en
 # FITS 4.0 (4.2.1): the mandatory keywords are fixed format, SIMPLE's T in column 30; a free-format
 # card (T in column 11) over binary data is still FITS to astropy and ImageMagick.
 synth foreign/fits-free-format-simple gov.nasa.fits-image no 'real ImageMagick FITS (8-bit, 32x32x3 planes) with its SIMPLE card rewritten in free format (T in column 11, not 30); astropy (with a VerifyWarning) and ImageMagick read it' -- bash -c "convert $S/rose.png FITS:$S/rose.fits && python3 synthesize.py fits-free-simple @OUT@ $S/rose.fits"
+# EA IFF 85: a FORM's property chunks come in any order before its BODY; no writer here puts one
+# before BMHD, so an ANNO chunk is put first in a real ppmtoilbm file (ilbmtoppm reads it).
+synth foreign/ilbm-anno-before-bmhd com.ea.iff-ilbm no 'real ppmtoilbm ILBM with an ANNO chunk ("made by hand for ImageSniff") inserted before its BMHD (27 bytes and a pad byte) and the FORM size grown to match; ilbmtoppm reads it' -- bash -c "ppmtoilbm $S/rose.ppm 2>/dev/null > $S/rose.ilbm && python3 synthesize.py iff-anno-first @OUT@ $S/rose.ilbm 'made by hand for ImageSniff'"
 # PCX: the reserved byte at 64 "should be zero" (ZSoft PCX technical reference); readers ignore it.
 synth foreign/pcx-reserved-nonzero com.zsoft.pcx-image no 'real ImageMagick PCX (version 5, 8 bits, 3 planes) with its reserved byte (64) set to 1; ImageMagick and Pillow read it' -- bash -c "convert $S/rose.png PCX:$S/rose.pcx && python3 synthesize.py pcx-reserved @OUT@ $S/rose.pcx 1"
 

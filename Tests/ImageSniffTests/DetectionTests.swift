@@ -357,4 +357,34 @@ struct ForeignTestFilesTests {
         #expect(sniff(file).type == .fits)
         #expect(ImageSniffer.inspect(file).properties.width == 32)
     }
+
+    /// EA IFF 85: property chunks in any order before BODY. An ILBM whose BMHD follows an ANNO
+    /// (or a `(c) ` chunk) is an ILBM and states its size; one with no BMHD before BODY is not.
+    @Test func ilbmWithItsHeaderAfterOtherChunks() throws {
+        func ilbm(_ chunks: [(String, [UInt8])]) -> [UInt8] {
+            var body: [UInt8] = Array("ILBM".utf8)
+            for (id, data) in chunks {
+                var b = ByteBuilder()
+                b.ascii(id); b.u32be(UInt32(data.count)); b.bytes += data
+                if data.count % 2 == 1 { b.u8(0) }
+                body += b.bytes
+            }
+            var form = ByteBuilder()
+            form.ascii("FORM"); form.u32be(UInt32(body.count))
+            return form.bytes + body
+        }
+        var bmhd = ByteBuilder()
+        bmhd.u16be(7); bmhd.u16be(5); bmhd.zeros(4); bmhd.bytes += [1, 0, 0, 0]; bmhd.zeros(8)
+        let anno = ("ANNO", Array("made by hand".utf8) + [0x21])
+        let copyright = ("(c) ", Array("1989".utf8))
+        let file = ilbm([anno, copyright, ("CMAP", [0, 0, 0, 255, 255, 255]), ("BMHD", bmhd.bytes), ("BODY", [0xFF, 0xFF])])
+        #expect(sniff(file).type == .ilbm)
+        let p = ImageSniffer.inspect(file).properties
+        #expect(p.width == 7 && p.height == 5)
+        #expect(sniff(ilbm([anno, ("BODY", [0xFF, 0xFF]), ("BMHD", bmhd.bytes)])).type == .data, "BMHD after BODY")
+        #expect(sniff(ilbm([("AN\u{1}O", [1, 2]), ("BMHD", bmhd.bytes)])).type == .data, "not a chunk ID")
+        let real = try #require(Manifest.entries.first { $0.file == "foreign/ilbm-anno-before-bmhd" }).bytes()
+        #expect(sniff(real).type == .ilbm)
+        #expect(ImageSniffer.inspect(real).properties.width == 32)
+    }
 }
