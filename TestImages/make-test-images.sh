@@ -905,6 +905,9 @@ synth foreign/fits-free-format-simple gov.nasa.fits-image no 'real ImageMagick F
 # EA IFF 85: a FORM's property chunks come in any order before its BODY; no writer here puts one
 # before BMHD, so an ANNO chunk is put first in a real ppmtoilbm file (ilbmtoppm reads it).
 synth foreign/ilbm-anno-before-bmhd com.ea.iff-ilbm no 'real ppmtoilbm ILBM with an ANNO chunk ("made by hand for ImageSniff") inserted before its BMHD (27 bytes and a pad byte) and the FORM size grown to match; ilbmtoppm reads it' -- bash -c "ppmtoilbm $S/rose.ppm 2>/dev/null > $S/rose.ilbm && python3 synthesize.py iff-anno-first @OUT@ $S/rose.ilbm 'made by hand for ImageSniff'"
+# PICT version 1 (Inside Macintosh: Imaging With QuickDraw, A-2): no writer here makes one (ImageMagick,
+# GraphicsMagick and ppmtopict write version 2), so it is built from the spec (ImageMagick reads it).
+synth foreign/pict-v1-bitsrect      com.apple.pict no 'PICT version 1: 512-byte header, picSize 58, picFrame (0,0,8,8), version opcode 11 01, BitsRect (90) of an 8x8 1-bit checkerboard (rowBytes 2), EndOfPicture FF; identify PICT: reads 8x8' -- "${SY[@]}" pict-v1 @OUT@
 # PCX: the reserved byte at 64 "should be zero" (ZSoft PCX technical reference); readers ignore it.
 synth foreign/pcx-reserved-nonzero com.zsoft.pcx-image no 'real ImageMagick PCX (version 5, 8 bits, 3 planes) with its reserved byte (64) set to 1; ImageMagick and Pillow read it' -- bash -c "convert $S/rose.png PCX:$S/rose.pcx && python3 synthesize.py pcx-reserved @OUT@ $S/rose.pcx 1"
 

@@ -1,6 +1,6 @@
 """Recipes for the Magicless family (Sources/ImageSniff/Families/Magicless.swift): a real
 ImageMagick true-colour TGA rewritten with a legal but unused colour map, or with a colour-map
-entry size but no colour map.
+entry size but no colour map; a PICT version 1 built from Inside Macintosh.
 """
 import struct
 
@@ -30,6 +30,19 @@ def tga_entry_size(out, src, size):
     write(out, bytes(t))
 
 
+def pict_v1(out):
+    """A QuickDraw PICT version 1 (Inside Macintosh: Imaging With QuickDraw, appendix A) of an
+    8 x 8 1-bit checkerboard: the 512-byte file header (zeros), picSize (the picture's bytes,
+    from picSize on), picFrame (0, 0, 8, 8), the version opcode 11 01, a BitsRect opcode (90:
+    rowBytes 2, bounds, source and destination rectangles, transfer mode srcCopy, 8 rows of 2
+    bytes), and EndOfPicture (FF). Version 1 opcodes are one byte, unaligned."""
+    rect = struct.pack('>4h', 0, 0, 8, 8)
+    rows = b''.join(bytes((0xAA if y % 2 else 0x55, 0)) for y in range(8))
+    ops = b'\x11\x01' + b'\x90' + struct.pack('>H', 2) + rect + rect + rect + struct.pack('>H', 0) + rows + b'\xff'
+    picture = rect + ops
+    write(out, bytes(512) + struct.pack('>H', 2 + len(picture)) + picture)
+
+
 RECIPES = {
-    'tga-cmap': tga_cmap, 'tga-entry-size': tga_entry_size,
+    'tga-cmap': tga_cmap, 'tga-entry-size': tga_entry_size, 'pict-v1': pict_v1,
 }

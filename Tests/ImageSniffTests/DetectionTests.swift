@@ -387,4 +387,23 @@ struct ForeignTestFilesTests {
         #expect(sniff(real).type == .ilbm)
         #expect(ImageSniffer.inspect(real).properties.width == 32)
     }
+
+    /// PICT version 1 (Inside Macintosh: Imaging With QuickDraw, A-2): the opcode `11 01`, a
+    /// picture size that is the data's and EndOfPicture (`FF`) at its end; with or without the
+    /// 512-byte header. Without the size or the end it stays unknown (two bytes of magic).
+    @Test func pictVersion1() throws {
+        let file = try #require(Manifest.entries.first { $0.file == "foreign/pict-v1-bitsrect" }).bytes()
+        let d = sniff(file)
+        #expect(d.type == .pict && d.confidence == .likely)
+        let p = ImageSniffer.inspect(file).properties
+        #expect(p.width == 8 && p.height == 8)
+        let headerless = Array(file.dropFirst(512))
+        #expect(sniff(headerless).type == .pict)
+        #expect(sniff(headerless + [0]).type == .pict, "a pad byte")
+        #expect(sniff(headerless + [0, 0]).type == .data, "picSize is not the data's")
+        var noEnd = headerless
+        noEnd[noEnd.count - 1] = 0
+        #expect(sniff(noEnd).type == .data, "no EndOfPicture")
+        #expect(sniff(noEnd, hint: "pict").type == .pict, "a hint still names it")
+    }
 }

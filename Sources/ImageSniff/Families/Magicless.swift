@@ -50,7 +50,9 @@ enum Magicless: FormatFamily {
     }
 
     /// PICT: after an optional 512-byte header, a picture size and frame, then the version
-    /// opcode. Version 2 (`00 11 02 FF`) with a sane frame is taken; version 1 only with a hint.
+    /// opcode. Version 2 (`00 11 02 FF`) with a sane frame is taken; version 1 (`11 01`) when its
+    /// picture size is the data's and its last byte ends the picture; other starts only with a
+    /// hint.
     static func pict(_ input: Input) -> Step {
         let v = input.view
         for base in [0, 512] {
@@ -60,6 +62,15 @@ enum Magicless: FormatFamily {
             }
             if v.equals(0x0011_02FF_0C00, length: 6, at: base + 10), pictFrameIsSane(v, base) {
                 return .hit(Hit(.pict, .likely))
+            }
+            // Version 1: the version opcode `11 01` (one-byte opcodes follow), and two bytes are
+            // little evidence: picSize must also be the picture's length (the data's, or one
+            // less for a pad byte) and its last byte EndOfPicture (`FF`).
+            if v.equals(0x1101, length: 2, at: base + 10), pictFrameIsSane(v, base), let size = v.u16be(base), size >= 14 {
+                let end = base + Int(size), length = input.totalLength
+                guard end == length || end + 1 == length else { continue }
+                guard let last = v.u8(end - 1) else { return .needRange((end - 1)..<end, fallback: nil) }
+                if last == 0xFF { return .hit(Hit(.pict, .likely)) }
             }
         }
         return .no
