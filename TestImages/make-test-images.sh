@@ -908,6 +908,11 @@ synth foreign/ilbm-anno-before-bmhd com.ea.iff-ilbm no 'real ppmtoilbm ILBM with
 # PICT version 1 (Inside Macintosh: Imaging With QuickDraw, A-2): no writer here makes one (ImageMagick,
 # GraphicsMagick and ppmtopict write version 2), so it is built from the spec (ImageMagick reads it).
 synth foreign/pict-v1-bitsrect      com.apple.pict no 'PICT version 1: 512-byte header, picSize 58, picFrame (0,0,8,8), version opcode 11 01, BitsRect (90) of an 8x8 1-bit checkerboard (rowBytes 2), EndOfPicture FF; identify PICT: reads 8x8' -- "${SY[@]}" pict-v1 @OUT@
+# OS/2 Presentation Manager bitmap files: no writer here makes an array, icon or pointer (ppmtobmp
+# -os2 writes a plain OS/2 BMP), so the array wraps a real one and the icons are built from the layout.
+synth foreign/os2-bitmap-array      com.ibm.os2-bitmap-array no 'OS/2 bitmap array (BA, cbSize 40, offNext 0) around a real ppmtobmp -os2 BMP (1.x header, 32x32, 8 bits), its offBits moved by 14; identify reads it as BMP' -- bash -c "pnmquant 200 $S/rose.ppm 2>/dev/null | ppmtobmp -os2 > $S/rose-os2.bmp && python3 synthesize.py os2-array @OUT@ $S/rose-os2.bmp"
+synth foreign/os2-color-icon        com.ibm.os2-icon no 'OS/2 1.x colour icon (CI) 32x32: mask bitmap headers (1 bit, height 64), its 2-entry table, colour bitmap headers (4 bits, 32x32), 16-entry table, then mask and colour rows; hot spot 16,16' -- "${SY[@]}" os2-icon @OUT@ CI 32
+synth foreign/os2-pointer           com.ibm.os2-pointer no 'OS/2 1.x monochrome pointer (PT) 32x32: one BITMAPFILEHEADER and 12-byte header for the AND/XOR mask bitmap (1 bit, height 64), 2-entry table, rows; hot spot 16,16' -- "${SY[@]}" os2-icon @OUT@ PT 32
 # PCX: the reserved byte at 64 "should be zero" (ZSoft PCX technical reference); readers ignore it.
 synth foreign/pcx-reserved-nonzero com.zsoft.pcx-image no 'real ImageMagick PCX (version 5, 8 bits, 3 planes) with its reserved byte (64) set to 1; ImageMagick and Pillow read it' -- bash -c "convert $S/rose.png PCX:$S/rose.pcx && python3 synthesize.py pcx-reserved @OUT@ $S/rose.pcx 1"
 

@@ -406,4 +406,29 @@ struct ForeignTestFilesTests {
         #expect(sniff(noEnd).type == .data, "no EndOfPicture")
         #expect(sniff(noEnd, hint: "pict").type == .pict, "a hint still names it")
     }
+
+    /// OS/2 Presentation Manager bitmap files: arrays (`BA`), icons (`IC`, `CI`) and pointers
+    /// (`PT`, `CP`), with their sizes (an icon's mask bitmap is twice its height); Emacs's
+    /// BABYL mail files, which also start with `BA`, are not arrays.
+    @Test func os2BitmapFiles() throws {
+        let expected: [(String, ImageType, Int, Int)] = [
+            ("foreign/os2-bitmap-array", .os2BitmapArray, 32, 32), ("foreign/os2-color-icon", .os2Icon, 32, 32),
+            ("foreign/os2-pointer", .os2Pointer, 32, 32),
+        ]
+        for (file, type, w, h) in expected {
+            let bytes = try #require(Manifest.entries.first { $0.file == file }).bytes()
+            let inspection = ImageSniffer.inspect(bytes)
+            #expect(inspection.detection.type == type && inspection.detection.confidence == .conclusive, "\(file)")
+            #expect(inspection.properties.width == w && inspection.properties.height == h, "\(file): \(inspection.properties)")
+        }
+        // A colour pointer is an icon's layout under CP; a monochrome icon a pointer's under IC.
+        var pointer = try #require(Manifest.entries.first { $0.file == "foreign/os2-color-icon" }).bytes()
+        pointer[0] = UInt8(ascii: "C"); pointer[1] = UInt8(ascii: "P")
+        #expect(sniff(pointer).type == .os2Pointer)
+        var icon = try #require(Manifest.entries.first { $0.file == "foreign/os2-pointer" }).bytes()
+        icon[0] = UInt8(ascii: "I"); icon[1] = UInt8(ascii: "C")
+        #expect(sniff(icon).type == .os2Icon)
+        #expect(sniff(Array("BABYL OPTIONS: -*- rmail -*-\nVersion: 5\nLabels:\nNote:   This is the header of an rmail file.\n\u{1F}\n".utf8)).type != .os2BitmapArray)
+        #expect(sniff(Array("ICONS and pictures, a list kept as text for the catalogue of the collection.\n".utf8)).type == .plainText)
+    }
 }
