@@ -96,6 +96,7 @@ FAMILIES=(jpeg png gif tiff bmp ico icns jpeg2000 jxl jxr webp heif psd tga pict
 FAMILIES+=(longtail appleraw lookalike regress)   # long-tail formats, Apple-only RAW ids, neighbours, regressions
 FAMILIES+=(realworld)   # formats and edge cases met in real-world files (Xfig, WPG, NIfTI, PGF, ANI, TIM, sixel, DIB, traps)
 FAMILIES+=(far)   # facts past the first 512 KiB: TIFF IFDs at the end, a large ICC profile before SOF, long GIF/WebP, HEIF meta after mdat
+FAMILIES+=(foreign)   # what other projects' test files hold (issue 29): image origins, tolerant headers, chunk order, old versions, OS/2 bitmaps
 rm -rf .src "$LOG"
 if ((${#ONLY[@]})); then
   for o in "${ONLY[@]}"; do
@@ -883,6 +884,38 @@ make far/webp-img2webp-many-frames org.webmproject.webp yes -- bash -c "img2webp
 # MP4Box is not packaged in Debian 12), so a real heif-enc file is rearranged.
 synth far/heif-meta-after-mdat     public.heic no 'real heif-enc HEIC (512x512 gradient, -q 90) rearranged as ftyp, mdat, meta: mdat holds the coded data first, padded with zero bytes to 614400 bytes, and the iloc extent offsets are moved to match (heif-info, heif-convert and identify read it)' -- bash -c "heif-enc -q 90 -o $S/far.heic $S/grad512.png && python3 synthesize.py mdat-first @OUT@ $S/far.heic 614400"
 make far/jpeg-pillow-cut-half      public.jpeg no -- bash -c "python3 pyencode.py pil $S/grad1200.png $S/whole.jpg JPEG quality=90 && head -c \$((\$(stat -c %s $S/whole.jpg) / 2)) $S/whole.jpg > @OUT@"
+
+# ================================================================ Other projects' test files (issue 29)
+# Cases met in the test files image libraries keep (openjpeg's conformance set, Pillow's tests, old
+# icon collections): each is right by its spec's rule. Made by a real encoder where one writes it.
+# JPEG 2000 SIZ (ISO/IEC 15444-1 A.5.1): the image area is Xsiz - XOsiz by Ysiz - YOsiz.
+make foreign/j2k-openjpeg-image-offset public.jpeg-2000 no -- opj_compress -d 100,50 -i $S/rose.ppm -o @OUT.j2k@
+# TGA 2.0 field 4 (colour map specification) "should be set to zero" without a colour map; no writer
+# here sets its entry size then, so a real file is patched (ImageMagick and Pillow read it).
+synth foreign/tga-entry-size-without-map com.truevision.tga-image no 'real ImageMagick type-2 24-bit TGA (colour-map type 0) with its colour-map entry size byte (7) set to 24 anyway; ImageMagick and Pillow read it' -- "${SY[@]}" tga-entry-size @OUT@ $S/rose.tga 24
+# PGX (ISO/IEC 15444-4): the smallest whole file, a 1 x 1 8-bit image (a 14-byte header and one sample).
+make foreign/pgx-openjpeg-1x1        org.jpeg.pgx no -- bash -c "convert -size 1x1 xc:gray50 -depth 8 $S/one8.pgm && opj_compress -n 1 -i $S/one8.pgm -o $S/one8.j2k >/dev/null && opj_decompress -i $S/one8.j2k -o $S/one8.pgx >/dev/null && mv $S/one8_0.pgx @OUT@"
+# XML in UTF-16 with its byte order mark (XML 1.0, 4.3.3 and appendix F): libxml2 writes it (LE),
+# iconv the big-endian one after a BOM; an SVG so written is still SVG.
+make foreign/xml-utf16le-xmllint    public.xml no -- bash -c "printf '<?xml version=\"1.0\"?>\\n<catalog><item name=\"rose\">Ros\\303\\251</item></catalog>\\n' | xmllint --encode UTF-16 - > @OUT@"
+make foreign/xml-utf16be-iconv      public.xml no -- bash -c "{ printf '\\376\\377'; printf '<?xml version=\"1.0\" encoding=\"UTF-16\"?>\\n<catalog><item name=\"rose\"/></catalog>\\n' | iconv -f UTF-8 -t UTF-16BE; } > @OUT@"
+make foreign/svg-utf16le-xmllint    public.svg-image no -- bash -c "xmllint --encode UTF-16 $S/vector.svg > @OUT@"
+# FITS 4.0 (4.2.1): the mandatory keywords are fixed format, SIMPLE's T in column 30; a free-format
+# card (T in column 11) over binary data is still FITS to astropy and ImageMagick.
+synth foreign/fits-free-format-simple gov.nasa.fits-image no 'real ImageMagick FITS (8-bit, 32x32x3 planes) with its SIMPLE card rewritten in free format (T in column 11, not 30); astropy (with a VerifyWarning) and ImageMagick read it' -- bash -c "convert $S/rose.png FITS:$S/rose.fits && python3 synthesize.py fits-free-simple @OUT@ $S/rose.fits"
+# EA IFF 85: a FORM's property chunks come in any order before its BODY; no writer here puts one
+# before BMHD, so an ANNO chunk is put first in a real ppmtoilbm file (ilbmtoppm reads it).
+synth foreign/ilbm-anno-before-bmhd com.ea.iff-ilbm no 'real ppmtoilbm ILBM with an ANNO chunk ("made by hand for ImageSniff") inserted before its BMHD (27 bytes and a pad byte) and the FORM size grown to match; ilbmtoppm reads it' -- bash -c "ppmtoilbm $S/rose.ppm 2>/dev/null > $S/rose.ilbm && python3 synthesize.py iff-anno-first @OUT@ $S/rose.ilbm 'made by hand for ImageSniff'"
+# PICT version 1 (Inside Macintosh: Imaging With QuickDraw, A-2): no writer here makes one (ImageMagick,
+# GraphicsMagick and ppmtopict write version 2), so it is built from the spec (ImageMagick reads it).
+synth foreign/pict-v1-bitsrect      com.apple.pict no 'PICT version 1: 512-byte header, picSize 58, picFrame (0,0,8,8), version opcode 11 01, BitsRect (90) of an 8x8 1-bit checkerboard (rowBytes 2), EndOfPicture FF; identify PICT: reads 8x8' -- "${SY[@]}" pict-v1 @OUT@
+# OS/2 Presentation Manager bitmap files: no writer here makes an array, icon or pointer (ppmtobmp
+# -os2 writes a plain OS/2 BMP), so the array wraps a real one and the icons are built from the layout.
+synth foreign/os2-bitmap-array      com.ibm.os2-bitmap-array no 'OS/2 bitmap array (BA, cbSize 40, offNext 0) around a real ppmtobmp -os2 BMP (1.x header, 32x32, 8 bits), its offBits moved by 14; identify reads it as BMP' -- bash -c "pnmquant 200 $S/rose.ppm 2>/dev/null | ppmtobmp -os2 > $S/rose-os2.bmp && python3 synthesize.py os2-array @OUT@ $S/rose-os2.bmp"
+synth foreign/os2-color-icon        com.ibm.os2-icon no 'OS/2 1.x colour icon (CI) 32x32: mask bitmap headers (1 bit, height 64), its 2-entry table, colour bitmap headers (4 bits, 32x32), 16-entry table, then mask and colour rows; hot spot 16,16' -- "${SY[@]}" os2-icon @OUT@ CI 32
+synth foreign/os2-pointer           com.ibm.os2-pointer no 'OS/2 1.x monochrome pointer (PT) 32x32: one BITMAPFILEHEADER and 12-byte header for the AND/XOR mask bitmap (1 bit, height 64), 2-entry table, rows; hot spot 16,16' -- "${SY[@]}" os2-icon @OUT@ PT 32
+# PCX: the reserved byte at 64 "should be zero" (ZSoft PCX technical reference); readers ignore it.
+synth foreign/pcx-reserved-nonzero com.zsoft.pcx-image no 'real ImageMagick PCX (version 5, 8 bits, 3 planes) with its reserved byte (64) set to 1; ImageMagick and Pillow read it' -- bash -c "convert $S/rose.png PCX:$S/rose.pcx && python3 synthesize.py pcx-reserved @OUT@ $S/rose.pcx 1"
 
 # ================================================================ done
 rm -rf .src

@@ -18,7 +18,7 @@ public enum ImageType: UInt8, CaseIterable, Sendable {
     case pillowIM, jbig, jbig2, msp, mtv, otb, nokiaNOL, nokiaNGG, palmBitmap, palmPDB, pgx, utahRLE
     case viff, vips, gimpBrush, gimpPattern, gimpHose, xvThumbnail, pixar, spider, mcidas, gd, gd2
     case flic, gemIMG, degas, mgr, cmuRaster, microDesign, solitaireSIR, garminSRF, vicar, cals, xcursor
-    case xfig, wordPerfectGraphics, nifti, pgf, ani, psxTIM, sixel
+    case xfig, wordPerfectGraphics, nifti, pgf, ani, psxTIM, sixel, os2BitmapArray, os2Icon, os2Pointer
     case pdf, postScript, eps, dng, cr2, cr3, crw, nef, nrw, arw, sr2, srf, orf, rw2
     case panasonicRaw, rwl, raf, pef, srw, threeFR, fff, erf, kodakRaw, mrw, mos, iiq, x3f, mef
     case rwz, canonTIFRaw, sonyAXR, olympusOR, olympusSR, leicaRaw, dxoRaw
@@ -195,6 +195,9 @@ extension ImageType {
         case .ani: return D("com.microsoft.ani", [.image], ext: ["ani"], mime: ["application/x-navi-animation"], "Windows animated cursor")
         case .psxTIM: return D("com.sony.psx-tim", [.image], ext: ["tim"], mime: ["image/x-sony-tim"], "PlayStation TIM image")
         case .sixel: return D("com.dec.sixel", [.image], ext: ["six", "sixel"], mime: ["image/x-sixel"], "Sixel graphics")
+        case .os2BitmapArray: return D("com.ibm.os2-bitmap-array", [.image], ext: ["bga", "bmp"], mime: ["image/x-os2-graphics"], "OS/2 bitmap array")
+        case .os2Icon: return D("com.ibm.os2-icon", [.image], ext: ["ico"], mime: ["image/x-os2-ico"], "OS/2 icon")
+        case .os2Pointer: return D("com.ibm.os2-pointer", [.image], ext: ["ptr"], mime: ["image/x-ibm-pointer"], "OS/2 pointer")
         case .pdf: return D("com.adobe.pdf", [.data, .compositeContent], ext: ["pdf"], mime: ["application/pdf"], "PDF document")
         case .postScript: return D("com.adobe.postscript", [.data], ext: ["ps"], mime: ["application/postscript"], "PostScript document")
         case .eps: return D("com.adobe.encapsulated-postscript", [.postScript], ext: ["eps", "epsf"], mime: ["application/postscript", "image/x-eps"], "Encapsulated PostScript", family: .postScript)

@@ -52,6 +52,9 @@ enum Budget {
     static let boxes = 4096
     /// Chunks one PNG, RIFF or IFF walk visits.
     static let chunks = 4096
+    /// How far into an IFF FORM its property chunks (ANNO, CMAP, CAMG...) are walked to find
+    /// the BMHD that may come after them (EA IFF 85: any order before the BODY).
+    static let iffProperties = 64 * 1024
     /// Blocks one GIF walk visits (about two per frame).
     static let gifBlocks = 1 << 20
     /// Marker segments one JPEG walk visits before the scan.

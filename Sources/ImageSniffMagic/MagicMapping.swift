@@ -36,6 +36,9 @@ public enum MagicMapping {
         "image/bmp": "com.microsoft.bmp",
         "image/x-ms-bmp": "com.microsoft.bmp",    // BMP and headerless DIB, both com.microsoft.bmp
         "image/bpg": "org.bellard.bpg",
+        "image/x-os2-graphics": "com.ibm.os2-bitmap-array",
+        "image/x-os2-ico": "com.ibm.os2-icon",
+        "image/x-ibm-pointer": "com.ibm.os2-pointer",
         "image/fits": "gov.nasa.fits-image",
         "application/dicom": "org.nema.dicom",
         "image/gif": "com.compuserve.gif",
@@ -103,12 +106,11 @@ public enum MagicMapping {
         "image/x-corel-des": nil, "image/x-cpi": nil, "image/x-deskmate-fig": nil,
         "image/x-epoc-mbm": nil, "image/x-epoc-sketch": nil, "image/x-garmin-exe": nil,
         "image/x-godot-stex": nil, "image/x-greenstreet-art": nil,
-        "image/x-hsi": nil, "image/x-ibm-pointer": nil, "image/x-idf": nil, "image/x-ilab": nil,
+        "image/x-hsi": nil, "image/x-idf": nil, "image/x-ilab": nil,
         "image/x-intergraph": nil, "image/x-intergraph-cit": nil, "image/x-intergraph-rgb": nil,
         "image/x-intergraph-rle": nil, "image/x-lss16": nil, "image/x-ms-awd": nil,
         "image/x-ms-icl": nil, "image/x-mvg": nil, "image/x-niff": nil,
-        "image/x-os2-graphics": nil,  // OS/2 "BA" bitmap arrays: not com.microsoft.bmp
-        "image/x-os2-ico": nil, "image/x-paintnet": nil, "image/x-pgf": "org.libpgf.pgf",
+        "image/x-paintnet": nil, "image/x-pgf": "org.libpgf.pgf",
         "image/x-polar-monitor-bitmap": nil,
         "image/x-quicktime": nil,     // QuickTime image (QTIF)
         "image/x-sony-tim": "com.sony.psx-tim", "image/x-ulead-imaginfo": nil, "image/x-ulead-pe3": nil,

@@ -4,7 +4,7 @@ and a trap for the ICO rule: a glTF buffer whose first six bytes read as an icon
 """
 import struct
 
-from .common import read, write
+from .common import EGA16, read, write
 
 
 def bmp_v4(out):
@@ -68,7 +68,61 @@ def bmp_planes_zero(out, src):
     write(out, bytes(d))
 
 
+def pcx_reserved(out, src, value):
+    """Copy a real encoder's PCX with its reserved byte (offset 64, between the 16-colour
+    palette and the plane count) set to VALUE: ZSoft's reference says it "should be zero";
+    readers do not look at it."""
+    d = bytearray(read(src))
+    assert d[0] == 0x0A and d[64] == 0
+    d[64] = int(value)
+    write(out, bytes(d))
+
+
+def os2_array(out, src):
+    """Wrap a real OS/2 1.x BMP (ppmtobmp -os2: BITMAPFILEHEADER, 12-byte BITMAPCOREHEADER) in
+    an OS/2 bitmap array of one element: BITMAPARRAYFILEHEADER "BA", cbSize 14 + 14 + 12 = 40,
+    offNext 0 (the last element), display 0 x 0; the element's offBits grows by the 14 bytes
+    put before it (offsets count from the start of the file)."""
+    d = bytearray(read(src))
+    assert d[:2] == b'BM' and struct.unpack_from('<I', d, 14)[0] == 12
+    struct.pack_into('<I', d, 10, struct.unpack_from('<I', d, 10)[0] + 14)
+    write(out, b'BA' + struct.pack('<IIHH', 40, 0, 0, 0) + bytes(d))
+
+
+def _os2_header(kind, size, hot, off_bits, w, h, bits):
+    return kind + struct.pack('<IHHI', size, hot[0], hot[1], off_bits) + struct.pack('<IHHHH', 12, w, h, 1, bits)
+
+
+def os2_icon(out, kind, w):
+    """An OS/2 1.x icon or pointer of W x W pixels (OS/2 Presentation Manager bitmap file
+    formats). IC or PT: one BITMAPFILEHEADER + 12-byte BITMAPCOREHEADER for the mask bitmap
+    (1 bit, height 2W: the AND mask above the XOR mask), a 2-entry RGB colour table, then the
+    rows (each padded to 4 bytes). CI or CP: that mask bitmap's headers and table, then a second
+    BITMAPFILEHEADER + header for the colour bitmap (4 bits, W x W, 16-entry table), then the
+    mask rows and the colour rows. Hot spot at the centre; offBits count from the file's start."""
+    w = int(w)
+    kind = kind.encode('ascii')
+    mono_row = ((w + 31) // 32) * 4
+    mask = b''.join(bytes([0x00] * mono_row) for _ in range(w))  # AND: opaque
+    xor = b''.join(bytes([(0xF0 if (y // 4) % 2 else 0x0F)] * (w // 8) + [0] * (mono_row - w // 8)) for y in range(w))
+    hot = (w // 2, w // 2)
+    if kind in (b'IC', b'PT'):
+        head = 14 + 12 + 6
+        write(out, _os2_header(kind, 26, hot, head, w, 2 * w, 1) + bytes((0, 0, 0, 255, 255, 255)) + mask + xor)
+        return
+    colour_row = ((w * 4 + 31) // 32) * 4
+    table16 = b''.join(bytes(c) for c in EGA16)
+    head = (14 + 12 + 6) + (14 + 12 + 48)
+    mono_data = head
+    colour_data = head + len(mask) + len(xor)
+    colour = b''.join(bytes(((x + y) % 16) << 4 | ((x + 1 + y) % 16) for x in range(0, w, 2)) + bytes(colour_row - w // 2) for y in range(w))
+    first = _os2_header(kind, 26, hot, mono_data, w, 2 * w, 1) + bytes((0, 0, 0, 255, 255, 255))
+    second = _os2_header(kind, 26, hot, colour_data, w, w, 4) + table16
+    write(out, first + second + mask + xor + colour)
+
+
 RECIPES = {
     'bmp-v4': bmp_v4, 'bmp-os2v2': bmp_v2_os2, 'cur-from-ico': cur_from_ico, 'gltf-indices': gltf_indices,
-    'bmp-planes-zero': bmp_planes_zero,
+    'bmp-planes-zero': bmp_planes_zero, 'pcx-reserved': pcx_reserved,
+    'os2-array': os2_array, 'os2-icon': os2_icon,
 }

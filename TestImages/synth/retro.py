@@ -216,6 +216,17 @@ def degas_pc1(out):
     write(out, struct.pack('>H16H', 0x8000, *palette) + bytes(body) + anim)
 
 
+def iff_anno_first(out, src, text):
+    """Copy a real FORM ILBM with an ANNO (annotation) chunk holding TEXT put first, before its
+    BMHD: EA IFF 85 lets a FORM's property chunks come in any order before its BODY (some
+    writers put ANNO or a copyright chunk first). The FORM's size grows by the chunk's."""
+    d = read(src)
+    assert d[:4] == b'FORM' and d[8:12] in (b'ILBM', b'PBM ') and d[12:16] == b'BMHD'
+    anno = _iff_chunk(b'ANNO', text.encode('ascii'))
+    write(out, b'FORM' + struct.pack('>I', struct.unpack('>I', d[4:8])[0] + len(anno)) + d[8:12] + anno + d[12:])
+
+
 RECIPES = {
     'iff-pbm': iff_pbm, 'iff-anim': iff_anim, 'msp2': msp2, 'flic': flic, 'tim': tim, 'degas-pc1': degas_pc1,
+    'iff-anno-first': iff_anno_first,
 }

@@ -1,9 +1,9 @@
 """Recipes for the Scientific family (Sources/ImageSniff/Families/Scientific.swift): a McIDAS AREA
-file.
+file, and a real FITS file whose SIMPLE card is rewritten in free format.
 """
 import struct
 
-from .common import write
+from .common import read, write
 
 
 def mcidas(out):
@@ -23,6 +23,17 @@ def mcidas(out):
     write(out, struct.pack('>64i', *d) + data)
 
 
+def fits_free_simple(out, src):
+    """Copy a real FITS file with its first card rewritten in free format: `SIMPLE  = T`, the
+    value in column 11 instead of the fixed-format column 30 that FITS 4.0 (4.2.1, 4.4.1.1)
+    requires of the mandatory keywords. astropy reads it (with a VerifyWarning), ImageMagick
+    too."""
+    d = bytearray(read(src))
+    assert d[:9] == b'SIMPLE  =' and d[29:30] == b'T'
+    d[0:80] = b'SIMPLE  = T'.ljust(80)
+    write(out, bytes(d))
+
+
 RECIPES = {
-    'mcidas': mcidas,
+    'mcidas': mcidas, 'fits-free-simple': fits_free_simple,
 }

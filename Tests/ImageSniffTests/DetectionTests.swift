@@ -274,3 +274,175 @@ struct RawStructureTests {
         #expect(sniff(cut, hint: "heic").confidence == .family, "a hint outside the family is ignored")
     }
 }
+
+@Suite("Tolerant headers, chunk order and old versions, as other projects' test files hold them")
+struct ForeignTestFilesTests {
+    /// An uncompressed 2 x 2, 24-bit TGA (type 2) without a colour map, its colour-map entry
+    /// size byte set to `entrySize`.
+    static func tga(entrySize: UInt8, mapLength: UInt16 = 0) -> [UInt8] {
+        var b = ByteBuilder()
+        b.bytes += [0, 0, 2, 0, 0]; b.u16le(mapLength); b.u8(entrySize)
+        b.u16le(0); b.u16le(0); b.u16le(2); b.u16le(2); b.bytes += [24, 0]
+        b.zeros(2 * 2 * 3)
+        return b.bytes
+    }
+
+    /// TGA 2.0, field 4: without a colour map the specification "should be set to zero", and
+    /// readers skip it; an entry size left set is still a TGA, a map length is not.
+    @Test func tgaWithAnEntrySizeButNoColourMap() throws {
+        #expect(sniff(Self.tga(entrySize: 0)).type == .tga)
+        for size: UInt8 in [15, 16, 24, 32] {
+            let d = sniff(Self.tga(entrySize: size))
+            #expect(d.type == .tga && d.confidence == .likely, "entry size \(size): \(d)")
+        }
+        #expect(sniff(Self.tga(entrySize: 7)).type == .data, "not an entry size")
+        #expect(sniff(Self.tga(entrySize: 24, mapLength: 2)).type == .data, "a map of two entries and no colour-map type")
+        let file = Manifest.entries.first { $0.file == "foreign/tga-entry-size-without-map" }
+        #expect(try sniff(#require(file).bytes()).type == .tga)
+    }
+
+    /// PCX: the reserved byte at 64 "should be zero" (ZSoft's reference); readers ignore it.
+    @Test func pcxWithANonZeroReservedByte() throws {
+        var pcx = try #require(Manifest.entries.first { $0.file == "pcx/imagemagick" }).bytes()
+        #expect(sniff(pcx).type == .pcx && sniff(pcx).confidence == .conclusive)
+        pcx[64] = 1
+        #expect(sniff(pcx).type == .pcx && sniff(pcx).confidence == .likely)
+        let file = try #require(Manifest.entries.first { $0.file == "foreign/pcx-reserved-nonzero" }).bytes()
+        #expect(sniff(file).type == .pcx)
+        #expect(ImageSniffer.inspect(file).properties.width == 32)
+    }
+
+    /// PGX: a whole 1 x 1 8-bit file is 15 bytes; its header is read as far as it goes.
+    @Test func pgxOfOnePixel() throws {
+        let one = Array("PG ML + 8 1 1\n".utf8) + [0x7F]
+        let d = sniff(one)
+        #expect(d.type == .pgx && d.completeness == .complete, "\(d)")
+        #expect(ImageSniffer.inspect(one).properties.width == 1)
+        // Cut inside the header: not named, and more is asked for.
+        for n in 1..<14 { #expect(sniff(Array(one.prefix(n))).type != .pgx, "\(n) bytes") }
+        let file = try #require(Manifest.entries.first { $0.file == "foreign/pgx-openjpeg-1x1" }).bytes()
+        #expect(file.count == 15 && sniff(file).type == .pgx && sniff(file).completeness == .complete)
+    }
+
+    /// Text in UTF-16 after its byte order mark, each code unit in either byte order.
+    static func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
+        var b: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+        for unit in text.utf16 { b += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        return b
+    }
+
+    /// XML in UTF-16 (XML 1.0, 4.3.3: UTF-16 with its byte order mark): markup judged by its code
+    /// units as UTF-8 markup is by its bytes.
+    @Test(arguments: [false, true])
+    func markupInUTF16(_ bigEndian: Bool) throws {
+        let xml = Self.utf16("<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<catalog><item name=\"rosé\"/></catalog>\n", bigEndian: bigEndian)
+        #expect(sniff(xml).type == .xml)
+        let svg = Self.utf16("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"/>\n", bigEndian: bigEndian)
+        #expect(sniff(svg).type == .svg)
+        let html = Self.utf16("<!DOCTYPE html>\n<html><body>é</body></html>\n", bigEndian: bigEndian)
+        #expect(sniff(html).type == .html)
+        let prose = Self.utf16("<https://example.com> is where the notes are kept.\n", bigEndian: bigEndian)
+        #expect(sniff(prose).type == .plainText)
+        #expect(sniff(Self.utf16("Plain words, nothing more.\n", bigEndian: bigEndian)).type == .plainText)
+        let file = try #require(Manifest.entries.first { $0.file == (bigEndian ? "foreign/xml-utf16be-iconv" : "foreign/xml-utf16le-xmllint") })
+        #expect(try sniff(file.bytes()).type == .xml)
+    }
+
+    /// FITS: a SIMPLE card in free format (FITS 4.0 4.2.1 wants the mandatory keywords fixed,
+    /// T in column 30; astropy and ImageMagick read it anyway) over binary data is FITS, likely,
+    /// never plain text; a text line that starts like it is not.
+    @Test func fitsWithAFreeFormatSimpleCard() throws {
+        func fits(_ simple: String, data: [UInt8] = [0x00, 0x80, 0xFF, 0x01]) -> [UInt8] {
+            var header = simple.padding(toLength: 80, withPad: " ", startingAt: 0)
+            header += "BITPIX  =                    8".padding(toLength: 80, withPad: " ", startingAt: 0)
+            header += "NAXIS   =                    0".padding(toLength: 80, withPad: " ", startingAt: 0)
+            header += "END".padding(toLength: 2880 - 240, withPad: " ", startingAt: 0)
+            return Array(header.utf8) + data
+        }
+        let fixed = sniff(fits("SIMPLE  =                    T"))
+        #expect(fixed.type == .fits && fixed.confidence == .conclusive)
+        for card in ["SIMPLE  = T", "SIMPLE  =     T / conforms", "SIMPLE  = F"] {
+            let d = sniff(fits(card))
+            #expect(d.type == .fits && d.confidence == .likely, "\(card): \(d)")
+        }
+        #expect(sniff(fits("SIMPLE  = True")).type != .fits)
+        #expect(sniff(Array("SIMPLE  = Tuesday's notes, kept as text\n".utf8)).type == .plainText)
+        let file = try #require(Manifest.entries.first { $0.file == "foreign/fits-free-format-simple" }).bytes()
+        #expect(sniff(file).type == .fits)
+        #expect(ImageSniffer.inspect(file).properties.width == 32)
+    }
+
+    /// EA IFF 85: property chunks in any order before BODY. An ILBM whose BMHD follows an ANNO
+    /// (or a `(c) ` chunk) is an ILBM and states its size; one with no BMHD before BODY is not.
+    @Test func ilbmWithItsHeaderAfterOtherChunks() throws {
+        func ilbm(_ chunks: [(String, [UInt8])]) -> [UInt8] {
+            var body: [UInt8] = Array("ILBM".utf8)
+            for (id, data) in chunks {
+                var b = ByteBuilder()
+                b.ascii(id); b.u32be(UInt32(data.count)); b.bytes += data
+                if data.count % 2 == 1 { b.u8(0) }
+                body += b.bytes
+            }
+            var form = ByteBuilder()
+            form.ascii("FORM"); form.u32be(UInt32(body.count))
+            return form.bytes + body
+        }
+        var bmhd = ByteBuilder()
+        bmhd.u16be(7); bmhd.u16be(5); bmhd.zeros(4); bmhd.bytes += [1, 0, 0, 0]; bmhd.zeros(8)
+        let anno = ("ANNO", Array("made by hand".utf8) + [0x21])
+        let copyright = ("(c) ", Array("1989".utf8))
+        let file = ilbm([anno, copyright, ("CMAP", [0, 0, 0, 255, 255, 255]), ("BMHD", bmhd.bytes), ("BODY", [0xFF, 0xFF])])
+        #expect(sniff(file).type == .ilbm)
+        let p = ImageSniffer.inspect(file).properties
+        #expect(p.width == 7 && p.height == 5)
+        #expect(sniff(ilbm([anno, ("BODY", [0xFF, 0xFF]), ("BMHD", bmhd.bytes)])).type == .data, "BMHD after BODY")
+        #expect(sniff(ilbm([("AN\u{1}O", [1, 2]), ("BMHD", bmhd.bytes)])).type == .data, "not a chunk ID")
+        let real = try #require(Manifest.entries.first { $0.file == "foreign/ilbm-anno-before-bmhd" }).bytes()
+        #expect(sniff(real).type == .ilbm)
+        #expect(ImageSniffer.inspect(real).properties.width == 32)
+    }
+
+    /// PICT version 1 (Inside Macintosh: Imaging With QuickDraw, A-2): the opcode `11 01`, a
+    /// picture size that is the data's and EndOfPicture (`FF`) at its end; with or without the
+    /// 512-byte header. Without the size or the end it stays unknown (two bytes of magic).
+    @Test func pictVersion1() throws {
+        let file = try #require(Manifest.entries.first { $0.file == "foreign/pict-v1-bitsrect" }).bytes()
+        let d = sniff(file)
+        #expect(d.type == .pict && d.confidence == .likely)
+        let p = ImageSniffer.inspect(file).properties
+        #expect(p.width == 8 && p.height == 8)
+        let headerless = Array(file.dropFirst(512))
+        #expect(sniff(headerless).type == .pict)
+        #expect(sniff(headerless + [0]).type == .pict, "a pad byte")
+        #expect(sniff(headerless + [0, 0]).type == .data, "picSize is not the data's")
+        var noEnd = headerless
+        noEnd[noEnd.count - 1] = 0
+        #expect(sniff(noEnd).type == .data, "no EndOfPicture")
+        #expect(sniff(noEnd, hint: "pict").type == .pict, "a hint still names it")
+    }
+
+    /// OS/2 Presentation Manager bitmap files: arrays (`BA`), icons (`IC`, `CI`) and pointers
+    /// (`PT`, `CP`), with their sizes (an icon's mask bitmap is twice its height); Emacs's
+    /// BABYL mail files, which also start with `BA`, are not arrays.
+    @Test func os2BitmapFiles() throws {
+        let expected: [(String, ImageType, Int, Int)] = [
+            ("foreign/os2-bitmap-array", .os2BitmapArray, 32, 32), ("foreign/os2-color-icon", .os2Icon, 32, 32),
+            ("foreign/os2-pointer", .os2Pointer, 32, 32),
+        ]
+        for (file, type, w, h) in expected {
+            let bytes = try #require(Manifest.entries.first { $0.file == file }).bytes()
+            let inspection = ImageSniffer.inspect(bytes)
+            #expect(inspection.detection.type == type && inspection.detection.confidence == .conclusive, "\(file)")
+            #expect(inspection.properties.width == w && inspection.properties.height == h, "\(file): \(inspection.properties)")
+        }
+        // A colour pointer is an icon's layout under CP; a monochrome icon a pointer's under IC.
+        var pointer = try #require(Manifest.entries.first { $0.file == "foreign/os2-color-icon" }).bytes()
+        pointer[0] = UInt8(ascii: "C"); pointer[1] = UInt8(ascii: "P")
+        #expect(sniff(pointer).type == .os2Pointer)
+        var icon = try #require(Manifest.entries.first { $0.file == "foreign/os2-pointer" }).bytes()
+        icon[0] = UInt8(ascii: "I"); icon[1] = UInt8(ascii: "C")
+        #expect(sniff(icon).type == .os2Icon)
+        #expect(sniff(Array("BABYL OPTIONS: -*- rmail -*-\nVersion: 5\nLabels:\nNote:   This is the header of an rmail file.\n\u{1F}\n".utf8)).type != .os2BitmapArray)
+        #expect(sniff(Array("ICONS and pictures, a list kept as text for the catalogue of the collection.\n".utf8)).type == .plainText)
+    }
+}

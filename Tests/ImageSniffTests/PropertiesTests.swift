@@ -168,11 +168,87 @@ struct HostilePropertiesTests {
         #expect(sniffer.lastBytesRead <= Limits.initialRead + Limits.tailLength)
     }
 
-    @Test(arguments: [UInt32(0), 1, 0x7FFF_FFFF, 0xFFFF_FFFF])
+    /// PNG's integers stop at 2^31-1 (PNG 3rd edition, 7.1) and IHDR forbids 0 (11.2.1): past
+    /// them the size is not stated.
+    @Test(arguments: [UInt32(0), 1, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF])
     func extremeSizesNeverTrap(_ size: UInt32) {
         let p = ImageSniffer.inspect(Self.png(width: size, height: size)).properties
-        #expect(p.width == Int(size) && p.height == Int(size))
-        if size == 0xFFFF_FFFF { #expect(p.pixelCount == Int.max, "saturates, never overflows") }
+        let stated = size == 0 || size > 0x7FFF_FFFF ? nil : Int(size)
+        #expect(p.width == stated && p.height == stated)
+        #expect(p.pixelCount == stated.map { $0 * $0 })
+    }
+
+    /// A TIFF states its size as LONGs up to 2^32-1: the pixel count saturates, never overflows.
+    @Test func pixelCountSaturates() {
+        let tiff = makeTIFF(entries: [(256, 4, .long(0xFFFF_FFFF)), (257, 4, .long(0xFFFF_FFFF)), (258, 3, .short(8))])
+        let p = ImageSniffer.inspect(tiff).properties
+        #expect(p.width == 0xFFFF_FFFF && p.height == 0xFFFF_FFFF)
+        #expect(p.pixelCount == Int.max, "saturates, never overflows")
+    }
+
+    /// A width or height of 0 is forbidden by every format's spec: "not stated" (nil), never 0,
+    /// whichever reader reads it (a validator that multiplies width by height must not see 0).
+    @Test func zeroSizesAreNotStated() {
+        func size(_ b: [UInt8]) -> [Int?] {
+            let inspection = ImageSniffer.inspect(b)
+            #expect(inspection.detection.type.isImage, "\(inspection.detection)")
+            return [inspection.properties.width, inspection.properties.height]
+        }
+        #expect(size(Self.png(width: 0, height: 5)) == [nil, 5])
+        #expect(size(Self.png(width: 5, height: 0)) == [5, nil])
+        #expect(size(makeTIFF(entries: [(256, 4, .long(0)), (257, 4, .long(10)), (258, 3, .short(8))])) == [nil, 10])
+        #expect(size(makeTIFF(entries: [(256, 3, .short(10)), (257, 3, .short(0)), (258, 3, .short(8))])) == [10, nil])
+        // GIF: logical screen 0 x 3.
+        #expect(size(Array("GIF89a".utf8) + [0, 0, 3, 0, 0, 0, 0, 0x3B]) == [nil, 3])
+        // netpbm: P5 0 x 0.
+        #expect(size(Array("P5\n0 0\n255\n".utf8)) == [nil, nil])
+        #expect(size(Array("P6\n4 0\n255\n".utf8)) == [4, nil])
+        // WebP, lossy: the VP8 key frame's 14-bit width 0.
+        var webp = ByteBuilder()
+        webp.ascii("RIFF"); webp.u32le(4 + 8 + 10); webp.ascii("WEBP"); webp.ascii("VP8 "); webp.u32le(10)
+        webp.bytes += [0x10, 0x02, 0x00, 0x9D, 0x01, 0x2A]; webp.u16le(0); webp.u16le(7)
+        #expect(size(webp.bytes) == [nil, 7])
+        // JPEG 2000: a JP2 whose ihdr says 0 x 9.
+        var jp2 = ByteBuilder()
+        jp2.u32be(12); jp2.ascii("jP  "); jp2.u32be(0x0D0A_870A)
+        jp2.u32be(20); jp2.ascii("ftyp"); jp2.ascii("jp2 "); jp2.u32be(0); jp2.ascii("jp2 ")
+        jp2.u32be(8 + 22); jp2.ascii("jp2h"); jp2.u32be(22); jp2.ascii("ihdr"); jp2.u32be(9); jp2.u32be(0)
+        jp2.u16be(1); jp2.bytes += [7, 7, 0, 0]
+        #expect(size(jp2.bytes) == [nil, 9])
+        // A JPEG 2000 codestream whose image area is empty (Xsiz = XOsiz).
+        var j2k = ByteBuilder()
+        j2k.bytes += [0xFF, 0x4F, 0xFF, 0x51]; j2k.u16be(41); j2k.u16be(0)
+        j2k.u32be(16); j2k.u32be(16); j2k.u32be(16); j2k.u32be(0)
+        j2k.u32be(16); j2k.u32be(16); j2k.u32be(0); j2k.u32be(0); j2k.u16be(1); j2k.bytes += [7, 1, 1]
+        #expect(size(j2k.bytes) == [nil, nil])
+    }
+
+    /// JPEG 2000's SIZ (ISO/IEC 15444-1 A.5.1): the image area runs from (XOsiz, YOsiz) to
+    /// (Xsiz, Ysiz), so the image is Xsiz - XOsiz by Ysiz - YOsiz (opj_compress -d writes such
+    /// codestreams; so do the conformance suites).
+    @Test func jpeg2000ImageAreaStartsAtItsOrigin() throws {
+        let file = try #require(Manifest.entries.first { $0.file == "foreign/j2k-openjpeg-image-offset" }).bytes()
+        let p = ImageSniffer.inspect(file).properties
+        #expect(p.width == 32 && p.height == 32)
+        var j2k = ByteBuilder()
+        j2k.bytes += [0xFF, 0x4F, 0xFF, 0x51]; j2k.u16be(41); j2k.u16be(0)
+        j2k.u32be(4336); j2k.u32be(1037); j2k.u32be(4080); j2k.u32be(888)
+        j2k.u32be(256); j2k.u32be(149); j2k.u32be(0); j2k.u32be(0); j2k.u16be(1); j2k.bytes += [7, 1, 1]
+        let q = ImageSniffer.inspect(j2k.bytes).properties
+        #expect(q.width == 256 && q.height == 149)
+    }
+
+    /// APNG's acTL num_frames: 0 is not a valid value (APNG 1.0) and PNG's integers stop at
+    /// 2^31-1: the frame count is then not stated.
+    @Test(arguments: [(UInt32(3), 3), (0, nil), (0x7FFF_FFFF, 0x7FFF_FFFF), (0x8000_0001, nil), (0xFFFF_FFFF, nil)] as [(UInt32, Int?)])
+    func apngFrameCountWithinPNGIntegers(_ frames: UInt32, _ stated: Int?) {
+        var png = Array(Self.png(width: 2, height: 2).dropLast(12))
+        var acTL = ByteBuilder()
+        acTL.u32be(8); acTL.ascii("acTL"); acTL.u32be(frames); acTL.u32be(0); acTL.u32be(0)
+        png += acTL.bytes + [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
+        let inspection = ImageSniffer.inspect(png)
+        #expect(inspection.detection.isAnimated)
+        #expect(inspection.properties.frameCount == stated)
     }
 
     @Test func bmpWithNegativeHeightIsTopDown() {

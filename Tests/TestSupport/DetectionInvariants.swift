@@ -33,9 +33,17 @@ public enum DetectionInvariants {
     }
 
     /// Text by a rule of its own (not the detector's): printable ASCII, the usual white space,
-    /// escape, and bytes above 0x7F (UTF-8 or Latin-1); nothing else.
+    /// escape, and bytes above 0x7F (UTF-8 or Latin-1); nothing else. Or UTF-16: a byte order
+    /// mark, then code units by the same rule (an odd last byte is a unit cut in two).
     public static func holdsOnlyText(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.allSatisfy { b in b >= 0x20 && b != 0x7F || [0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x1B].contains(b) }
+        let isText = { (c: UInt32) in c >= 0x20 && c != 0x7F || [0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x1B].contains(c) }
+        if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
+            let bigEndian = bytes[0] == 0xFE
+            return stride(from: 2, to: bytes.count - 1, by: 2).allSatisfy { i in
+                isText(bigEndian ? UInt32(bytes[i]) << 8 | UInt32(bytes[i + 1]) : UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i]))
+            }
+        }
+        return bytes.allSatisfy { isText(UInt32($0)) }
     }
 
     /// Invariants of any single answer.

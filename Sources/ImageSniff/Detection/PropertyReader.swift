@@ -86,15 +86,16 @@ extension ImageSniffer {
     private static func readProperties(_ type: ImageType, _ input: Input) -> PropertyVerdict {
         guard let reader = PropertyRegistry.byType[type] else { return .done(.unknown) }
         let view = input.view
+        // Every answer passes `statedOnly`: a size no image can have is not stated.
         switch reader.read(input, type) {
         case .done(let properties):
-            return .done(properties)
+            return .done(properties.statedOnly)
         case .need(let n, let partial):
-            return n > view.count && input.hasMore ? .needPrefix(min(n, input.limit), partial: partial) : .done(partial)
+            return n > view.count && input.hasMore ? .needPrefix(min(n, input.limit), partial: partial.statedOnly) : .done(partial.statedOnly)
         case .needRange(let r, let partial):
-            return !view.has(r) && input.canFetch(r) ? .needRange(r, partial: partial) : .done(partial)
+            return !view.has(r) && input.canFetch(r) ? .needRange(r, partial: partial.statedOnly) : .done(partial.statedOnly)
         case .walk(let walk, let partial):
-            return .walk(walk, partial: partial)
+            return .walk(walk, partial: partial.statedOnly)
         }
     }
 

@@ -12,6 +12,8 @@ enum Bitmaps: FormatFamily {
         Rule("SGI", .firstByte([0x01]), produces: [.sgi], check: sgi),
         Rule("X Window Dump", .firstByte([0x00]), produces: [.xwd], check: xwd),
         Rule("X cursor", .firstByte([0x58]), produces: [.xcursor], check: xcursor),
+        Rule("OS/2 bitmap array", .firstByte([0x42]), produces: [.os2BitmapArray], check: os2BitmapArray),
+        Rule("OS/2 icon, pointer", .firstByte([0x49, 0x43, 0x50]), produces: [.os2Icon, .os2Pointer], check: os2IconPointer),
         Rule("Headerless DIB", .elsewhere, strength: .heuristic, produces: [.bmp], check: headerlessDIB),
     ]
 
@@ -39,6 +41,55 @@ enum Bitmaps: FormatFamily {
         let total = input.totalLength
         guard Int(fileSize) == total || (pixels == 14 + dib && fileSize >= 14 + dib && Int(fileSize) <= total) else { return .no }
         return .hit(Hit(.bmp, .likely))
+    }
+
+    /// The header after an OS/2 BITMAPFILEHEADER (`usType`, cbSize, hot spot, offBits: 14 bytes)
+    /// at `o`: a BITMAPINFOHEADER of OS/2 1.x (12 bytes: 16-bit width and height) or 2.x (16 to
+    /// 64 bytes, a multiple of 4: 32-bit sizes), one plane, 1, 4, 8 or 24 bits a pixel, and
+    /// offBits past the headers. `.hit` carries nothing: the caller names the type.
+    static func os2Bitmap(_ v: ByteView, at o: Int) -> Step {
+        guard let offBits = v.u32le(o + 10), let fix = v.u32le(o + 14) else { return .need(o + 18, fallback: nil) }
+        guard fix == 12 || (16...64).contains(fix) && fix % 4 == 0, offBits >= UInt32(o + 14) + fix else { return .no }
+        let planesAt = o + 14 + (fix == 12 ? 8 : 12)
+        guard let planes = v.u16le(planesAt), let bits = v.u16le(planesAt + 2) else { return .need(planesAt + 4, fallback: nil) }
+        return planes == 1 && [1, 4, 8, 24].contains(bits) ? .hit(Hit(.data)) : .no
+    }
+
+    /// OS/2 bitmap array (`BA`, OS/2 Presentation Manager's BITMAPARRAYFILEHEADER): cbSize, the
+    /// offset of the next array element (0 for the last), the device's size, then the first
+    /// element: a bitmap (`BM`), icon (`IC`, `CI`) or pointer (`PT`, `CP`) with its own file and
+    /// info headers. cbSize is the element's headers: 14 + 14 + the info header's size (which
+    /// keeps Emacs's "BABYL OPTIONS:" out).
+    static func os2BitmapArray(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("BA") { return early }
+        guard let size = v.u32le(2), let next = v.u32le(6), let kind = v.u16be(14), let fix = v.u32le(28) else { return .need(32, fallback: nil) }
+        guard [0x424D, 0x4943, 0x4349, 0x5054, 0x4350].contains(kind), size == 28 + fix, next == 0 || next >= size else { return .no }
+        if case .hit = os2Bitmap(v, at: 14) { return .hit(Hit(.os2BitmapArray)) }
+        if case .need(let n, _) = os2Bitmap(v, at: 14) { return .need(n, fallback: nil) }
+        return .no
+    }
+
+    /// OS/2 icons (`IC` monochrome, `CI` colour) and pointers (`PT`, `CP`): a BITMAPFILEHEADER
+    /// with a hot spot inside 256 x 256, the AND/XOR mask bitmap's info header (its height is
+    /// twice the image's), and offBits past the headers (OS/2 Presentation Manager's bitmap file
+    /// formats; libmagic names them, ImageMagick's BMP coder reads the colour ones).
+    static func os2IconPointer(_ input: Input) -> Step {
+        let v = input.view
+        guard let second = v.u8(1) else { return .need(2, fallback: nil) }
+        let type: ImageType
+        switch (v.base[0], second) {
+        case (0x49, 0x43), (0x43, 0x49): type = .os2Icon        // IC, CI
+        case (0x50, 0x54), (0x43, 0x50): type = .os2Pointer     // PT, CP
+        default: return .no
+        }
+        guard let hotX = v.u16le(6), let hotY = v.u16le(8) else { return .need(10, fallback: nil) }
+        guard hotX < 256, hotY < 256 else { return .no }
+        switch os2Bitmap(v, at: 0) {
+        case .hit: return .hit(Hit(type))
+        case .need(let n, _): return .need(n, fallback: nil)
+        default: return .no
+        }
     }
 
     /// A device-independent bitmap without BMP's file header (`.dib`, the clipboard's format):
@@ -100,15 +151,17 @@ enum Bitmaps: FormatFamily {
         return .hit(Hit(.icns))
     }
 
-    /// PCX: `0A`, version, encoding, bits per pixel, a window that makes sense, reserved zero.
+    /// PCX: `0A`, version, encoding, bits per pixel, a window that makes sense, planes. The
+    /// reserved byte at 64 "should be zero" (ZSoft's technical reference); readers do not check
+    /// it, so a non-zero one is still a PCX, with a byte less of evidence: likely.
     static func pcx(_ input: Input) -> Step {
         let v = input.view
         guard v.count >= 66 else { return input.hasMore ? .need(128, fallback: nil) : .no }
         let version = v.base[1], encoding = v.base[2], bpp = v.base[3]
         guard [0, 2, 3, 4, 5].contains(version), encoding <= 1, [1, 2, 4, 8].contains(bpp) else { return .no }
         guard let xmin = v.u16le(4), let ymin = v.u16le(6), let xmax = v.u16le(8), let ymax = v.u16le(10) else { return .no }
-        guard xmin <= xmax, ymin <= ymax, v.base[64] == 0, (1...4).contains(v.base[65]) else { return .no }
-        return .hit(Hit(.pcx))
+        guard xmin <= xmax, ymin <= ymax, (1...4).contains(v.base[65]) else { return .no }
+        return .hit(Hit(.pcx, v.base[64] == 0 ? .conclusive : .likely))
     }
 
     /// DCX: magic 987654321 (LE), then a table of page offsets.
@@ -168,7 +221,25 @@ extension Bitmaps {
         PropertyReader([.sgi], read: sgi),
         PropertyReader([.xwd], read: xwd),
         PropertyReader([.xcursor], read: xcursor),
+        PropertyReader([.os2BitmapArray, .os2Icon, .os2Pointer], read: os2),
     ]
+
+    /// OS/2 bitmaps: the first image's info header (after the array header for `BA`): width,
+    /// height (an icon's or pointer's mask bitmap is twice as high as the image), bits.
+    static func os2(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        let o = type == .os2BitmapArray ? 14 : 0
+        guard let kind = v.u16be(o), let fix = v.u32le(o + 14) else { return .need(o + 18, partial: .unknown) }
+        let small = fix == 12
+        let at = o + 18
+        guard let w = small ? v.u16le(at).map(UInt32.init) : v.u32le(at), let h = small ? v.u16le(at + 2).map(UInt32.init) : v.u32le(at + 4),
+              let bits = v.u16le(at + (small ? 6 : 10)) else { return .need(at + 12, partial: .unknown) }
+        let masked = kind != 0x424D  // IC, CI, PT, CP: AND and XOR masks one above the other
+        // A colour icon or pointer holds the mask bitmap first (1 bit); the colour bitmap's bits
+        // follow in a second header, not read here.
+        return .done(ImageProperties(width: Int(w), height: Int(masked ? h / 2 : h), bitDepth: kind == 0x4943 || kind == 0x5054 || !masked ? Int(bits) : nil,
+                                     colorModel: bits == 1 && (kind == 0x4943 || kind == 0x5054) ? .gray : nil, frameCount: type == .os2BitmapArray ? nil : 1))
+    }
 
     /// BITMAPINFOHEADER (or OS/2's BITMAPCOREHEADER) at 14, or at 0 without the file header.
     static func bmp(_ input: Input, _ type: ImageType) -> PropertyStep {

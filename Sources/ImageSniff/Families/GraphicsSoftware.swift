@@ -50,7 +50,9 @@ enum GraphicsSoftware: FormatFamily {
     static func pgx(_ input: Input) -> Step {
         let v = input.view
         guard v.matchesAvailablePrefix("PG ML ") || v.matchesAvailablePrefix("PG LM ") else { return .no }
-        guard v.count >= 16 else { return .need(32, fallback: nil) }
+        // The header is read as far as it goes: a bytes-in-view minimum would cut off a whole
+        // small file (`PG ML + 8 1 1` and one sample are 15 bytes), and each number and the line's
+        // end ask for more themselves when the view ends first.
         var o = 6
         if let sign = v.u8(o), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { o += 1 }
         var numbers = 0

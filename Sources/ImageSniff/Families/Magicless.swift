@@ -50,7 +50,9 @@ enum Magicless: FormatFamily {
     }
 
     /// PICT: after an optional 512-byte header, a picture size and frame, then the version
-    /// opcode. Version 2 (`00 11 02 FF`) with a sane frame is taken; version 1 only with a hint.
+    /// opcode. Version 2 (`00 11 02 FF`) with a sane frame is taken; version 1 (`11 01`) when its
+    /// picture size is the data's and its last byte ends the picture; other starts only with a
+    /// hint.
     static func pict(_ input: Input) -> Step {
         let v = input.view
         for base in [0, 512] {
@@ -60,6 +62,15 @@ enum Magicless: FormatFamily {
             }
             if v.equals(0x0011_02FF_0C00, length: 6, at: base + 10), pictFrameIsSane(v, base) {
                 return .hit(Hit(.pict, .likely))
+            }
+            // Version 1: the version opcode `11 01` (one-byte opcodes follow), and two bytes are
+            // little evidence: picSize must also be the picture's length (the data's, or one
+            // less for a pad byte) and its last byte EndOfPicture (`FF`).
+            if v.equals(0x1101, length: 2, at: base + 10), pictFrameIsSane(v, base), let size = v.u16be(base), size >= 14 {
+                let end = base + Int(size), length = input.totalLength
+                guard end == length || end + 1 == length else { continue }
+                guard let last = v.u8(end - 1) else { return .needRange((end - 1)..<end, fallback: nil) }
+                if last == 0xFF { return .hit(Hit(.pict, .likely)) }
             }
         }
         return .no
@@ -159,11 +170,16 @@ enum Magicless: FormatFamily {
         }
         let mapped = imageType == 1 || imageType == 9 || imageType == 32 || imageType == 33
         if mapped && mapType != 1 { return false }
+        // The colour map specification (field 4). Without a map the spec says it "should be set to
+        // zero", and readers skip it: first entry and length must be zero (a map of no entries),
+        // but the entry size may still hold one of its values (writers leave it set: libmagic,
+        // ImageMagick and Pillow all take such a file).
         let mapEntrySize = v.base[7]
+        guard mapEntrySize == 0 || [15, 16, 24, 32].contains(mapEntrySize) else { return false }
         if mapType == 1 {
-            guard [15, 16, 24, 32].contains(mapEntrySize), let length = v.u16le(5), length > 0 else { return false }
+            guard mapEntrySize != 0, let length = v.u16le(5), length > 0 else { return false }
         } else {
-            guard v.u16le(3) == 0, v.u16le(5) == 0, mapEntrySize == 0 else { return false }
+            guard v.u16le(3) == 0, v.u16le(5) == 0 else { return false }
         }
         guard let width = v.u16le(12), let height = v.u16le(14), width > 0, height > 0 else { return false }
         let depth = v.base[16], descriptor = v.base[17]

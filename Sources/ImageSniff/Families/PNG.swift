@@ -89,6 +89,13 @@ extension PNG {
         return Verifier.step(for: walked)
     }
 
+    /// A PNG four-byte unsigned integer: PNG (3rd edition, 7.1), MNG and JNG limit them to
+    /// 0...2^31-1, so a larger value is not stated (a hostile header's 2^31+1 frames or pixels).
+    static func pngInteger(_ value: UInt32?) -> Int? {
+        guard let value, value <= UInt32(Int32.max) else { return nil }
+        return Int(value)
+    }
+
     static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var offset = 8
@@ -96,12 +103,12 @@ extension PNG {
         var p = ImageProperties()
         guard v.has(offset, 8 + 13) else { return .need(offset + 8 + 13, partial: p) }
         let header = offset + 8
-        p.width = v.u32be(header).map(Int.init)
-        p.height = v.u32be(header + 4).map(Int.init)
+        p.width = pngInteger(v.u32be(header))
+        p.height = pngInteger(v.u32be(header + 4))
         switch type {
         case .mng:
             // MHDR: frame width and height, ticks, layers, then the nominal frame count.
-            if let frames = v.u32be(header + 16), frames > 0 { p.frameCount = Int(frames) }
+            if let frames = pngInteger(v.u32be(header + 16)), frames > 0 { p.frameCount = frames }
             return .done(p)
         case .jng:
             // JHDR: width, height, colour type (8 gray, 10 colour, 12 gray-alpha, 14 colour-alpha),
@@ -135,8 +142,9 @@ extension PNG {
             case fourCC("tRNS"): p.hasAlpha = true
             case fourCC("iCCP"): p.hasICCProfile = true
             case fourCC("acTL"):
+                // num_frames: 0 is not a valid value (APNG 1.0, acTL).
                 guard let frames = v.u32be(chunk.data) else { return .need(chunk.data + 4, partial: p) }
-                p.frameCount = Int(frames)
+                p.frameCount = pngInteger(frames).flatMap { $0 > 0 ? $0 : nil }
             case fourCC("eXIf"):
                 guard chunk.dataEnd <= v.count else { return .need(chunk.dataEnd, partial: p) }
                 p.orientation = Exif.orientation(v, tiff: chunk.data, end: chunk.dataEnd)

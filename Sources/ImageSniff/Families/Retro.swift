@@ -17,8 +17,9 @@ enum Retro: FormatFamily {
         Rule("GEM IMG", .elsewhere, strength: .heuristic, produces: [.gemIMG], check: gem),
     ]
 
-    /// `FORM`, the size of the rest, and the form type: ILBM (or ACBM) and PBM images must begin
-    /// with their BMHD header chunk; ANIM holds ILBM frames; AIFF and AIFC are audio.
+    /// `FORM`, the size of the rest, and the form type: ILBM (or ACBM) and PBM images must have
+    /// their BMHD header chunk before the BODY (first, or after other property chunks); ANIM
+    /// holds ILBM frames; AIFF and AIFC are audio.
     static func iff(_ input: Input) -> Step {
         let v = input.view
         if let early = v.signature("FORM") { return early }
@@ -28,9 +29,11 @@ enum Retro: FormatFamily {
         case fourCC("AIFF"), fourCC("AIFC"):
             return .hit(Hit(.aiff))
         case fourCC("ILBM"), fourCC("ACBM"), fourCC("PBM "):
-            guard let chunk = v.u32be(12), let length = v.u32be(16) else { return .need(20, fallback: nil) }
-            guard chunk == fourCC("BMHD"), length == 20 else { return .no }
-            return .hit(Hit(form == fourCC("PBM ") ? .iffPBM : .ilbm))
+            switch bitmapHeader(v, form: 0) {
+            case .found: return .hit(Hit(form == fourCC("PBM ") ? .iffPBM : .ilbm))
+            case .need(let n): return .need(n, fallback: nil)
+            case .absent: return .no
+            }
         case fourCC("ANIM"):
             // The first frame is a FORM ILBM of its own.
             guard let inner = v.u32be(12), let type = v.u32be(20) else { return .need(24, fallback: nil) }
@@ -39,6 +42,28 @@ enum Retro: FormatFamily {
         default:
             return .no
         }
+    }
+
+    enum BitmapHeader { case found(Int), need(Int), absent }
+
+    /// The BMHD chunk of the FORM at `form` (its data's offset): EA IFF 85 lets a FORM's
+    /// property chunks (ANNO, CMAP, CAMG, `(c) `...) come in any order before its BODY, so the
+    /// chunks are walked, within `Budget.iffProperties` bytes, until BMHD (20 bytes of data) or
+    /// BODY. A chunk ID of other than printable ASCII (EA IFF 85: 0x20-0x7E) ends the search.
+    static func bitmapHeader(_ v: ByteView, form: Int) -> BitmapHeader {
+        guard let size = v.u32be(form + 4) else { return .need(form + 8) }
+        let end = min(form + 8 + Int(size), form + 12 + Budget.iffProperties)
+        var chunks = Chunks(v, .iff, from: form + 12, to: end)
+        while let chunk = chunks.next() {
+            if chunk.name == fourCC("BMHD") { return chunk.length == 20 ? .found(chunk.data) : .absent }
+            if chunk.name == fourCC("BODY") { return .absent }
+            for shift in stride(from: 24, through: 0, by: -8) {
+                let b = (chunk.name >> UInt32(shift)) & 0xFF
+                guard b >= 0x20, b <= 0x7E else { return .absent }
+            }
+        }
+        if let wanted = chunks.needs { return .need(wanted.upperBound) }
+        return .absent
     }
 
     /// `DanM` (Paint 1.x) or `LinS` (Paint 2.0): a 32-byte header whose thirteen first words XOR
@@ -237,8 +262,13 @@ extension Retro {
         PropertyReader([.ilbm, .iffPBM, .iffANIM], read: { input, type in
             // The bitmap header: width, height, x, y, planes, masking.
             let v = input.view
-            let start = type == .iffANIM ? 12 + 12 : 12  // ANIM: the first frame's FORM ILBM
-            guard v.matches("BMHD", at: start) else { return v.count < start + 8 ? .need(start + 28, partial: .unknown) : .done(.unknown) }
+            let form = type == .iffANIM ? 12 : 0  // ANIM: the first frame's FORM ILBM
+            let start: Int
+            switch bitmapHeader(v, form: form) {
+            case .found(let data): start = data - 8
+            case .need(let n): return .need(n, partial: .unknown)
+            case .absent: return .done(.unknown)
+            }
             guard let w = v.u16be(start + 8), let h = v.u16be(start + 10), let planes = v.u8(start + 16), let masking = v.u8(start + 17) else {
                 return .need(start + 28, partial: .unknown)
             }

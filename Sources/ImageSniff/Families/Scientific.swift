@@ -13,15 +13,33 @@ enum Scientific: FormatFamily {
 
     /// FITS: fixed 80-character cards, the first `SIMPLE  =` with the logical value in column
     /// 30, the second `BITPIX  =` (a header dumped as lines of text is text). `T` says the file
-    /// conforms; `F` (a FITS-like file that does not) is FITS at most likely.
+    /// conforms; `F` (a FITS-like file that does not) is FITS at most likely, and so is a value
+    /// written in free format elsewhere on the card.
     static func fits(_ input: Input) -> Step {
         let v = input.view
         if let early = v.signature("SIMPLE  =") { return early }
-        guard let value = v.u8(29) else { return .need(30, fallback: nil) }
-        guard value == UInt8(ascii: "T") || value == UInt8(ascii: "F") else { return .no }
+        // The value: the logical constant in column 30 (fixed format, which FITS 4.0, 4.2.1,
+        // requires of the mandatory keywords), or, as free format (4.2.1: columns 11 to 80) that
+        // readers take with a warning, the first byte after the spaces, ended by a space or a
+        // comment's `/`: likely.
+        let isLogical = { (b: UInt8) in b == UInt8(ascii: "T") || b == UInt8(ascii: "F") }
+        guard let column30 = v.u8(29) else { return .need(30, fallback: nil) }
+        var o = 29
+        if !isLogical(column30) {
+            o = 9
+            while o < 80, let b = v.u8(o), b == 0x20 { o += 1 }
+            guard o < 80 else { return .no }
+            guard let value = v.u8(o) else { return .need(o + 1, fallback: nil) }
+            guard isLogical(value) else { return .no }
+            if o < 79 {
+                guard let next = v.u8(o + 1) else { return .need(o + 2, fallback: nil) }
+                guard next == 0x20 || next == UInt8(ascii: "/") else { return .no }
+            }
+        }
         guard v.count >= 89 else { return .need(89, fallback: nil) }
+        let fixed = o == 29
         guard v.matches("BITPIX  =", at: 80) else { return .no }
-        return .hit(Hit(.fits, value == UInt8(ascii: "T") ? .conclusive : .likely))
+        return .hit(Hit(.fits, v.base[o] == UInt8(ascii: "T") && fixed ? .conclusive : .likely))
     }
 
     /// NIfTI-1 (`sizeof_hdr` 348 in either byte order, `n+1` or `ni1` at 344) or NIfTI-2 (540,

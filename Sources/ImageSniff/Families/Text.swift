@@ -211,7 +211,11 @@ enum Text: FormatFamily {
         let window = v.count >= Budget.textWindow ? Budget.textWindow : min(input.totalLength, Budget.textWindow)
         if v.count < window && input.hasMore { return .need(window, fallback: nil) }
         if let bigEndian = utf32 { return isUTF32Text(v, upTo: window, bigEndian: bigEndian) ? .hit(Hit(.plainText, .likely)) : .no }
-        if utf16 { return isUTF16Text(v, upTo: window, bigEndian: v.base[0] == 0xFE) ? .hit(Hit(.plainText, .likely)) : .no }
+        if utf16 {
+            let bigEndian = v.base[0] == 0xFE
+            guard isUTF16Text(v, upTo: window, bigEndian: bigEndian) else { return .no }
+            return .hit(utf16Markup(v, upTo: window, bigEndian: bigEndian) ?? Hit(.plainText, .likely))
+        }
         guard isText(v, upTo: window, dataEndsAtView: v.count <= window && input.isWhole) else { return .no }
         while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
         guard start < v.count else { return v.count >= 2 ? .hit(Hit(.plainText, .likely)) : .no }
@@ -248,6 +252,36 @@ enum Text: FormatFamily {
             return .hit(Hit(.xbm))
         }
         return .hit(Hit(.plainText, .likely))
+    }
+
+    /// Markup in UTF-16 text (after its byte order mark; XML 1.0 section 4.3.3 lets a document be
+    /// UTF-16 with a BOM): the code units of the text window, ASCII as bytes and anything else as
+    /// one byte that is neither a name nor markup (0x80), judged by `markupRoot` as UTF-8 is.
+    /// The window is all there is to see: SVG, HTML or XML by the first element, XML when the
+    /// prolog or the first tag runs past it; nil when it is not markup.
+    static func utf16Markup(_ v: ByteView, upTo limit: Int, bigEndian: Bool) -> Hit? {
+        let n = min(v.count, limit)
+        var ascii: [UInt8] = []
+        ascii.reserveCapacity(n / 2)
+        var i = 2
+        while i + 1 < n {
+            let unit = bigEndian ? UInt16(v.base[i]) << 8 | UInt16(v.base[i + 1]) : UInt16(v.base[i + 1]) << 8 | UInt16(v.base[i])
+            ascii.append(unit < 0x80 ? UInt8(unit) : 0x80)
+            i += 2
+        }
+        var start = 0
+        while start < ascii.count, ByteView.isSpace(ascii[start]) { start += 1 }
+        guard start < ascii.count, ascii[start] == UInt8(ascii: "<") else { return nil }
+        return ascii.withUnsafeBytes { buffer -> Hit? in
+            let text = ByteView(base: buffer)
+            switch markupRoot(text, from: start, complete: true) {
+            case .svg: return Hit(.svg)
+            case .html: return Hit(.html, .likely)
+            case .xml: return Hit(.xml, .likely)
+            case .undecided: return Hit(.xml, .likely)  // as UTF-8 markup cut in its prolog or first tag
+            case .unclosed, .notMarkup: return nil
+            }
+        }
     }
 
     /// Where C comments (`/* ... */`, `// ...`) and the white space around them end, within

@@ -5,7 +5,8 @@
 /// What the header of an image says about its primary image (what ImageIO reports at index 0).
 ///
 /// Every field is optional: `nil` means the header does not state it within reach (or the format
-/// has no such notion), never a guess. A field is filled only from the bytes.
+/// has no such notion, or the header states a value the format forbids: a width or height of 0,
+/// an APNG frame count past PNG's 2^31-1), never a guess. A field is filled only from the bytes.
 ///
 /// ```swift
 /// let inspection = try ImageSniffer.inspect(fileAt: "upload.bin")
@@ -68,6 +69,20 @@ public struct ImageProperties: Sendable, Hashable, Codable {
         guard let width, let height else { return nil }
         let (product, overflow) = width.multipliedReportingOverflow(by: height)
         return overflow ? Int.max : product
+    }
+}
+
+extension ImageProperties {
+    /// These properties without a width or height no image can have: 0 (or less). Every format's
+    /// spec forbids a zero dimension (PNG's IHDR, TIFF's ImageWidth, GIF's logical screen, JPEG
+    /// 2000's SIZ, netpbm's header...; a format where 0 stands for another value, as ICO's 256,
+    /// says so in its reader), so a header that says 0 does not state the size. Every reader's
+    /// answer passes through this: a caller that multiplies width by height never sees 0.
+    var statedOnly: ImageProperties {
+        var p = self
+        if let w = p.width, w <= 0 { p.width = nil }
+        if let h = p.height, h <= 0 { p.height = nil }
+        return p
     }
 }
 
