@@ -445,4 +445,18 @@ struct ForeignTestFilesTests {
         #expect(sniff(Array("BABYL OPTIONS: -*- rmail -*-\nVersion: 5\nLabels:\nNote:   This is the header of an rmail file.\n\u{1F}\n".utf8)).type != .os2BitmapArray)
         #expect(sniff(Array("ICONS and pictures, a list kept as text for the catalogue of the collection.\n".utf8)).type == .plainText)
     }
+
+    /// BigTIFF's IFD0 is walked as a classic TIFF's: a BigTIFF DNG (tifffile, DNGVersion in
+    /// IFD0) is a DNG, a plain BigTIFF stays a conclusive TIFF, and one whose IFD0 offset is
+    /// out of reason is the TIFF family node (not proven plain), which a hint refines.
+    @Test func bigTIFFIsWalked() throws {
+        let dng = try #require(Manifest.entries.first { $0.file == "foreign/dng-bigtiff-tifffile" }).bytes()
+        #expect(sniff(dng).type == .dng && sniff(dng).confidence == .conclusive)
+        let plain = try #require(Manifest.entries.first { $0.file == "tiff/bigtiff-le" }).bytes()
+        #expect(sniff(plain).type == .tiff && sniff(plain).confidence == .conclusive)
+        var unread = Array(plain.prefix(64))
+        for i in 8..<16 { unread[i] = 0xFF }
+        #expect(sniff(unread).type == .tiff && sniff(unread).confidence == .family)
+        #expect(sniff(unread, hint: "dng").type == .dng)
+    }
 }

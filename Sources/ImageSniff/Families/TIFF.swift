@@ -23,7 +23,14 @@ enum TIFF: FormatFamily {
             guard let size = v.u16(4, bigEndian: big), let zero = v.u16(6, bigEndian: big) else {
                 return .need(8, fallback: nil)
             }
-            return size == 8 && zero == 0 ? .hit(Hit(.tiff)) : .no
+            guard size == 8 && zero == 0 else { return .no }
+            // IFD0 is walked as a classic TIFF's is: a BigTIFF DNG (DNG 1.7 allows BigTIFF) or
+            // camera RAW says so there, and a TIFF whose IFDs were not read is not proven plain
+            // (the family node, which a hint may refine).
+            guard let ifd0 = v.u64(8, bigEndian: big) else { return .need(16, fallback: Hit(.tiff, .family)) }
+            guard ifd0 >= 16, ifd0 < UInt64(Int32.max) else { return .hit(Hit(.tiff, .family)) }
+            var walk = IFDWalk(view: v, layout: TIFFLayout(bigEndian: big, bigTIFF: true, base: 0))
+            return CameraRaw.classify(&walk, ifd0: Int(ifd0))
         }
         guard ident == 42 else { return .no }
         guard let ifd0 = v.u32(4, bigEndian: big) else { return .need(8, fallback: nil) }
