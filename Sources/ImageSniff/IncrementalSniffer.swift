@@ -101,6 +101,8 @@ public struct IncrementalSniffer: Sendable {
     /// moment the type is decided; the last `Verifier.tailWindow` bytes; and whether the check
     /// waits for the end (it asked for what only the end gives).
     private var verifyWalk: StreamWalk?
+    /// The type whose verifier `verifyWalk` walks for (a provisional answer may start it).
+    private var verifyWalkType: ImageType?
     private var verifyTail: [UInt8] = []
     private var verifyWaits = false
     /// While a frame walk runs: the first bytes' length at which the completeness check runs again
@@ -383,6 +385,7 @@ public struct IncrementalSniffer: Sendable {
     private mutating func finalVerification(_ answer: Detection) -> Detection {
         guard answer.completeness == .complete, let verifier = Verifier.byType[answer.type] else { return answer }
         let tail = verifyTail.suffix(Verifier.tailWindow)
+        if !walksAlike(verifyWalkType, answer.type) { verifyWalk = nil }  // started for a provisional answer the end overturned
         if verifyWalk == nil, windowReads == 0, let w = withView({ verifier.walk($0) }) {
             // Decided only now: the walk runs over what is held (all of it, for data under the cap).
             verifyWalk = withView { StreamWalk(w, held: $0, length: bytesSeen, limit: w.limit(budget)) }
@@ -427,12 +430,23 @@ public struct IncrementalSniffer: Sendable {
         }
     }
 
-    /// Starts the completeness walk when the type is decided from the first bytes (once detection
-    /// has read a far window, bytes before it may have passed: no walk, as for a file).
+    /// Starts the completeness walk when the type is decided from the first bytes, or answered
+    /// provisionally (a decision that waits for the end would come when the bytes past the first
+    /// have gone; a file, knowing its length, decides at once and walks). Once detection has read
+    /// a far window, bytes before it may have passed: no walk, as for a file.
     private mutating func startVerifyWalk(_ answer: Detection) {
+        if !walksAlike(verifyWalkType, answer.type) { verifyWalk = nil }
         guard budget.verify, verifyWalk == nil, windowReads == 0, let verifier = Verifier.byType[answer.type], let w = withView({ verifier.walk($0) }) else { return }
         let known = expectedLength.map { max($0, bytesSeen) }
         verifyWalk = withView { StreamWalk(w, held: $0, length: known, limit: w.limit(budget)) }
+        verifyWalkType = answer.type
+    }
+
+    /// Whether a completeness walk started for `started` serves `type` (one verifier for both:
+    /// a JPEG that turns out an MPO).
+    private func walksAlike(_ started: ImageType?, _ type: ImageType) -> Bool {
+        guard let started else { return false }
+        return started == type || Verifier.byType[started].map { $0.types.contains(type) } ?? false
     }
 
     /// Calls `body` with what is held: the first bytes and the far windows.
@@ -488,6 +502,7 @@ public struct IncrementalSniffer: Sendable {
             if propertyProgress.isSettled || framesWalk != nil { evaluateVerify() }
         case .provisional(let answer, let awaiting):
             state = .provisional(answer, awaiting: awaiting)
+            startVerifyWalk(answer)
         case .needPrefix(let n):
             state = .needsMoreData(want(n, known: known))
         case .needRange(let r):
