@@ -147,6 +147,13 @@ enum Detector {
             // truncation; out of reach, the fallback.
             if !input.view.has(range) {
                 if input.canFetch(range) { return .needRange(range) }
+                // A range that runs past the end: the bytes before the end are read first (the
+                // check may decide from them, as it does over the whole data in memory; a stream
+                // that knows its length would otherwise call it truncation before they came).
+                if let length = input.knownLength, range.lowerBound < length, range.upperBound > length {
+                    let before = range.lowerBound..<length
+                    if !input.view.has(before), input.canFetch(before) { return .needRange(before) }
+                }
                 if input.isPastEnd(range) { truncated = true }
             }
             if let fallback { return .done(fallback, truncated: truncated) }
