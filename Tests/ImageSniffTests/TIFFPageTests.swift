@@ -124,6 +124,20 @@ struct TIFFPageTests {
         #expect(Self.pages(bytes) == 2)
     }
 
+    /// A chain of reduced-resolution IFDs (no pages) is bounded like a chain of pages: past 4,096
+    /// directories there is no count, and the walk stops (each step scans its IFD's entries).
+    @Test func aLongChainOfThumbnailsIsBounded() {
+        // Header, then 5,000 one-entry IFDs (NewSubfileType 1), each pointing to the next.
+        var b: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+        for k in 0..<5000 {
+            let next = k == 4999 ? 0 : 8 + 18 * (k + 1)
+            b += [1, 0, 0xFE, 0, 4, 0, 1, 0, 0, 0, 1, 0, 0, 0]  // one entry: 254 LONG 1 = 1
+            b += [UInt8(next & 0xFF), UInt8(next >> 8 & 0xFF), UInt8(next >> 16 & 0xFF), 0]
+        }
+        #expect(Self.pages(b) == nil)
+        #expect(Self.pages(Array(b.prefix(8 + 18 * 100)) + [UInt8](repeating: 0, count: 4)) == 1, "100 thumbnails, cut: IFD0 alone is a page")
+    }
+
     @Test func aCutFileCountsThePagesBeforeTheCut() throws {
         let (bytes, ifds) = try Self.fortyPages()
         let cut = Array(bytes.prefix(ifds[25] + 20))  // within IFD 25's entries

@@ -70,6 +70,8 @@ struct FrameWalk: Equatable {
     /// return to (IFD0, and those within the first bytes: none other can be gone back to).
     private var reached = 0
     private var visited: Set<Int> = []
+    /// A TIFF walk: the directories read (pages or not).
+    private var directories = 0
 
     init(_ kind: Kind, at offset: Int, frames: Int = 0) {
         self.kind = kind
@@ -219,10 +221,12 @@ struct FrameWalk: Equatable {
             case .bad: return .counted(frames)  // damage past the last good page: readers stop there
             case .ok(let isPage, let next):
                 if isPage { frames += 1 }
+                directories += 1
                 if offset < firstBytes { visited.insert(offset) }
                 if next == 0 || next == offset || visited.contains(next) { return .counted(frames) }
                 let r = next..<(next + layout.countSize)
-                guard reachable(r), visited.count < FrameWalk.maxPages, frames < FrameWalk.maxPages else { return .broken }
+                // Directories, not pages, are bounded: reduced-resolution ones are read too.
+                guard reachable(r), directories < FrameWalk.maxPages else { return .broken }
                 offset = next
                 return .wants(r)
             }
@@ -248,8 +252,8 @@ struct FrameWalk: Equatable {
         }
     }
 
-    /// The most pages a TIFF walk counts (each IFD's entries are scanned for NewSubfileType: at
-    /// most 4,096 of them, so a walk reads at most 2^24 entries).
+    /// The most directories a TIFF walk reads, pages or not (each IFD's entries are scanned for
+    /// NewSubfileType: at most 4,096 of them, so a walk reads at most 2^24 entries).
     static let maxPages = 4096
 
     /// Entropy-coded data: passes to the next marker that is not a stuffed zero or a restart.
