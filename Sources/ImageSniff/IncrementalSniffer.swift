@@ -36,7 +36,11 @@
 ///   nothing. Once `propertyProgress.isSettled`, the properties never change.
 /// - **Same answer as a file and as memory.** After `finish()`, the answer is the one
 ///   `ImageSniffer.inspect(_:hint:budget:)` gives for all the bytes appended, under the same
-///   `ReadBudget`, whether the length was announced or not.
+///   `ReadBudget`, whether the length was announced or not. One limit, for properties: a stream
+///   cannot go back. When the length is not announced and the type is decided only at
+///   `finish()` (a check waited for bytes at an offset the data never reached), the properties
+///   come from what is held then; a field whose bytes passed before the type was known is not
+///   stated (nil), never a different value.
 /// - **Bounded.** It keeps at most `ReadBudget.bytesKept` bytes (the first
 ///   `ReadBudget.prefixCap`, and far windows a check asked for as they pass) and
 ///   `Limits.tailLength` from the end, whatever the length of the data; a frame walk keeps only

@@ -158,6 +158,9 @@ public enum DetectionInvariants {
                 settled = settled ?? now
             }
         }
+        // A stream of unknown length that learns its type only at the end cannot go back for
+        // bytes that passed before: its properties may state less than the whole data's.
+        let decidedOnlyAtEnd = !lengthKnown && !sniffer.isDecided
         sniffer.finish()
         guard case .decided(let final) = sniffer.status else {
             return problems + ["\(label): not decided after finish: \(sniffer.status)"]
@@ -166,7 +169,7 @@ public enum DetectionInvariants {
         if let decided, decided != final { problems.append("\(label): decided \(decided) early, finished as \(final)") }
         if !sniffer.propertyProgress.isSettled { problems.append("\(label): properties not settled after finish") }
         let finalProperties = sniffer.propertyProgress.properties
-        if finalProperties != whole.properties {
+        if finalProperties != whole.properties && !(decidedOnlyAtEnd && finalProperties.statesNoMoreThan(whole.properties)) {
             problems.append("\(label): finished with properties \(finalProperties), whole data has \(whole.properties)")
         }
         if let settled, settled != finalProperties { problems.append("\(label): properties settled as \(settled) early, finished as \(finalProperties)") }
@@ -196,5 +199,18 @@ public enum DetectionInvariants {
         } catch {
             return ["file could not be read: \(error)"]
         }
+    }
+}
+
+extension ImageProperties {
+    /// Whether every field stated here is stated alike in `other` (`other` may state more). Goes
+    /// over the stored fields by reflection, so a field added later is compared too.
+    func statesNoMoreThan(_ other: ImageProperties) -> Bool {
+        let theirs = Dictionary(uniqueKeysWithValues: Mirror(reflecting: other).children.map { ($0.label ?? "", "\($0.value)") })
+        for child in Mirror(reflecting: self).children {
+            let mine = "\(child.value)"
+            if mine != "nil" && theirs[child.label ?? ""] != mine { return false }
+        }
+        return true
     }
 }
