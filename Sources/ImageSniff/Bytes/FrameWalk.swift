@@ -215,9 +215,14 @@ struct FrameWalk: Equatable {
             func reachable(_ r: Range<Int>) -> Bool { r.lowerBound >= reached || r.upperBound <= firstBytes }
             // A loop back to a directory counted (the walk may start on one): readers stop there.
             if visited.contains(offset) { return .counted(frames) }
+            // A directory behind the furthest one reached is read from the first bytes alone,
+            // whatever `v` holds (all of the data, in memory): a stream has passed the rest.
+            let back = offset < reached
             reached = max(reached, offset)
-            switch TIFF.page(v, at: offset, layout) {
-            case .needs(let r): return reachable(r) ? .wants(r) : .broken
+            let page = back ? FrameWalk.withView(v, before: firstBytes) { TIFF.page($0, at: offset, layout) }
+                            : TIFF.page(v, at: offset, layout)
+            switch page {
+            case .needs(let r): return (back ? r.upperBound <= firstBytes : reachable(r)) ? .wants(r) : .broken
             case .bad: return .counted(frames)  // damage past the last good page: readers stop there
             case .ok(let isPage, let next):
                 if isPage { frames += 1 }
@@ -250,6 +255,15 @@ struct FrameWalk: Equatable {
             }
             return .wants(offset..<(offset + 8))
         }
+    }
+
+    /// Calls `body` with the bytes of `v` before offset `end` alone.
+    private static func withView<R>(_ v: ByteView, before end: Int, _ body: (ByteView) -> R) -> R {
+        let base = UnsafeRawBufferPointer(rebasing: v.base.prefix(end))
+        let windows: [FarWindow] = v.windows.compactMap { w in
+            w.offset >= end ? nil : FarWindow(offset: w.offset, bytes: UnsafeRawBufferPointer(rebasing: w.bytes.prefix(end - w.offset)))
+        }
+        return windows.withUnsafeBufferPointer { body(ByteView(base: base, windows: $0)) }
     }
 
     /// The most directories a TIFF walk reads, pages or not (each IFD's entries are scanned for
