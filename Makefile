@@ -16,7 +16,7 @@ PREFIX     ?= /usr/local
 DESTDIR    ?=
 SWIFT      ?= swift
 BUILD_DIR  ?= .build
-MAN_DATE   ?= 2026-11-22
+MAN_DATE   ?= November 25, 2026
 
 BINDIR      = $(PREFIX)/bin
 MANDIR      = $(PREFIX)/share/man/man1
@@ -146,11 +146,10 @@ readme-help:
 	rm -f README.md.help
 	mv README.md.new README.md
 
-## man: regenerate docs/imgsniff.1 from the command's help (swift-argument-parser's plugin)
+## man: regenerate docs/imgsniff.1 from the command's declarations (imgsniff --generate-manual)
 man:
-	$(SWIFT) package $(SCRATCH) plugin generate-manual --configuration debug \
-		--date $(MAN_DATE) --authors "The ImageSniff authors"
-	sed 's/^$$/.Pp/' "$(BUILD_DIR)/plugins/GenerateManual/outputs/imgsniff/imgsniff.1" > docs/imgsniff.1
+	$(SWIFT) build $(SCRATCH) --product imgsniff
+	"$(DEBUG_BIN)" --generate-manual "$(MAN_DATE)" "The ImageSniff authors" > docs/imgsniff.1
 
 ## docs: DocC documentation of the ImageSniff library (.build/docs; the toolchain's docc, no plugin), warnings as errors
 docs:

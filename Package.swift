@@ -11,10 +11,8 @@ let package = Package(
         .library(name: "ImageSniffMagic", targets: ["ImageSniffMagic"]),
         .executable(name: "imgsniff", targets: ["imgsniff"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    ],
+    // None: a package that depends on ImageSniff resolves and builds nothing else (the command
+    // parses its own arguments; `make docs` runs the toolchain's docc without a plugin).
     targets: [
         // The core: Swift standard library and the C library only. No Foundation.
         .target(name: "ImageSniff"),
@@ -36,7 +34,6 @@ let package = Package(
             dependencies: [
                 "ImageSniff",
                 "IMGSniffKit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Examples: tiny programs built with the library alone (and by CI, so they keep compiling).

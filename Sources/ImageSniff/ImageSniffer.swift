@@ -6,6 +6,10 @@
 /// let file = try ImageSniffer.detect(fileAt: "/data/0001")      // reads its first 4 KiB
 /// ```
 public enum ImageSniffer {
+    /// This release's version (semantic versioning: see the README). The `imgsniff` command prints
+    /// it for `--version`; a record or a log can carry it.
+    public static let version = "0.3.0"
+
     /// Detects the format of `bytes`, taken to be the whole data.
     ///
     /// - Parameters:

@@ -1,10 +1,13 @@
-import ArgumentParser
 import ImageSniff
 import IMGSniffKit
 
-struct Rename: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "rename",
+enum Rename {
+    enum ConfidenceFloor: String, CaseIterable { case conclusive, family, likely }
+    enum ExtensionCase: String, CaseIterable { case lower, upper }
+    enum ConflictPolicy: String, CaseIterable { case skip, suffix }
+
+    static let spec = CommandSpec(
+        name: "rename",
         abstract: "Give image files the filename extension their content calls for (a plan unless --apply).",
         discussion: """
         Without --apply nothing changes: the plan is printed (old name -> new name, the detected \
@@ -71,104 +74,84 @@ struct Rename: ParsableCommand {
           find DIR -type f -print0 | imgsniff rename --files-from - -0 --apply
           imgsniff rename --undo last               # revert the newest journal
         """,
-        helpNames: [.long]
+        argument: ArgumentSpec(name: "path", help: "Files and directories to rename in (directories are walked recursively).", completion: .file),
+        options: Traversal.options + [
+            OptionSpec(long: "apply", help: "Carry out the plan (default: only show it)."),
+            OptionSpec(long: "fix", help: "Also replace extensions that name another type than the content (and an image's unknown extension)."),
+            OptionSpec(long: "all-types", help: "Rename files whose content is not an image too (text, archives, documents, media)."),
+            OptionSpec(long: "min-confidence", kind: .value, valueName: "confidence",
+                       help: "The least confidence that renames: conclusive (default), family (also a family answer: a TIFF whose maker could not be told gets .tiff) or likely (also heuristic answers: TGA by its size, MP3 by its frames).",
+                       choices: ConfidenceFloor.allCases.map(\.rawValue)),
+            OptionSpec(long: "include-truncated", help: "Also rename files whose detection says they end before its checks were done (cut short, or only starting like a format)."),
+            OptionSpec(long: "extension-case", kind: .value, valueName: "case",
+                       help: "Case of the extensions written: lower or upper (default: as the extension replaced is written, else lower).",
+                       choices: ExtensionCase.allCases.map(\.rawValue)),
+            OptionSpec(long: "on-conflict", kind: .value, valueName: "policy",
+                       help: "When a new name is taken or shared: skip (report it) or suffix (name-1.ext, ...).",
+                       choices: ConflictPolicy.allCases.map(\.rawValue), defaultValue: "skip"),
+            OptionSpec(long: "journal", kind: .value, valueName: "file", help: "Where --apply writes its journal (never an existing file).", completion: .file),
+            OptionSpec(long: "undo", kind: .value, valueName: "journal", help: "Revert the renames a journal records, last first ('last': the newest journal).", completion: .file),
+            OptionSpec(long: "accept-unsigned", help: "With --undo: take a journal of imgsniff 0.1 or 0.2, which carries no signature (only one you know imgsniff wrote: its entries still must lie inside its roots)."),
+            OptionSpec(long: "format", kind: .value, valueName: "format", help: "Output: table or ndjson (default: table on a terminal, ndjson otherwise).",
+                       choices: RenameFormat.allCases.map(\.rawValue)),
+            OptionSpec(long: "color", kind: .value, valueName: "when", help: "Colour the table: auto, always or never.",
+                       choices: ColorChoice.allCases.map(\.rawValue), defaultValue: "auto"),
+        ]
     )
 
-    @Argument(help: ArgumentHelp("Files and directories to rename in (directories are walked recursively).", valueName: "path"),
-              completion: .file())
-    var paths: [String] = []
+    static let integers = Traversal.integers
 
-    @OptionGroup(title: "Traversal") var traversal: Traversal
-
-    @Flag(help: "Carry out the plan (default: only show it).")
-    var apply = false
-
-    @Flag(help: "Also replace extensions that name another type than the content (and an image's unknown extension).")
-    var fix = false
-
-    @Flag(help: "Rename files whose content is not an image too (text, archives, documents, media).")
-    var allTypes = false
-
-    @Option(name: .customLong("min-confidence"), help: "The least confidence that renames: conclusive (default), family (also a family answer: a TIFF whose maker could not be told gets .tiff) or likely (also heuristic answers: TGA by its size, MP3 by its frames).")
-    var minConfidence: ConfidenceFloor = .conclusive
-
-    @Flag(name: .customLong("include-truncated"), help: "Also rename files whose detection says they end before its checks were done (cut short, or only starting like a format).")
-    var includeTruncated = false
-
-    @Option(name: .customLong("extension-case"), help: "Case of the extensions written: lower or upper (default: as the extension replaced is written, else lower).")
-    var extensionCase: ExtensionCase?
-
-    @Option(name: .customLong("on-conflict"), help: "When a new name is taken or shared: skip (report it) or suffix (name-1.ext, ...).")
-    var onConflict: ConflictPolicy = .skip
-
-    @Option(help: ArgumentHelp("Where --apply writes its journal (never an existing file).", valueName: "file"), completion: .file())
-    var journal: String?
-
-    @Option(help: ArgumentHelp("Revert the renames a journal records, last first ('last': the newest journal).", valueName: "journal"),
-            completion: .file())
-    var undo: String?
-
-    @Flag(name: .customLong("accept-unsigned"), help: "With --undo: take a journal of imgsniff 0.1 or 0.2, which carries no signature (only one you know imgsniff wrote: its entries still must lie inside its roots).")
-    var acceptUnsigned = false
-
-    @Option(help: "Output: table or ndjson (default: table on a terminal, ndjson otherwise).")
-    var format: RenameFormat?
-
-    @Option(help: "Colour the table: auto, always or never.")
-    var color: ColorChoice = .auto
-
-    enum ConfidenceFloor: String, ExpressibleByArgument, CaseIterable { case conclusive, family, likely }
-    enum ExtensionCase: String, ExpressibleByArgument, CaseIterable { case lower, upper }
-    enum ConflictPolicy: String, ExpressibleByArgument, CaseIterable { case skip, suffix }
-
-    func validate() throws {
-        if traversal.followSymlinks {
-            throw ValidationError("rename never follows symbolic links (-L): it renames only inside the directories it is given.")
+    static func validate(_ p: ParsedArguments) throws(UsageError) {
+        try Traversal.validate(p)
+        if p.flag("follow-symlinks") {
+            throw UsageError(message: "rename never follows symbolic links (-L): it renames only inside the directories it is given.")
         }
-        if acceptUnsigned && undo == nil { throw ValidationError("--accept-unsigned only applies with --undo.") }
-        if undo != nil {
-            if !paths.isEmpty || traversal.filesFrom != nil { throw ValidationError("--undo takes a journal, not paths.") }
-            if apply || fix || allTypes || journal != nil || onConflict != .skip || extensionCase != nil || minConfidence != .conclusive || includeTruncated {
-                throw ValidationError("--undo cannot be combined with --apply, --fix, --all-types, --min-confidence, --include-truncated, --journal, --on-conflict or --extension-case.")
+        let undo = p.value("undo") != nil
+        if p.flag("accept-unsigned") && !undo { throw UsageError(message: "--accept-unsigned only applies with --undo.") }
+        if undo {
+            if !p.operands.isEmpty || p.value("files-from") != nil { throw UsageError(message: "--undo takes a journal, not paths.") }
+            let planning = ["apply", "fix", "all-types", "journal", "on-conflict", "extension-case", "min-confidence", "include-truncated"]
+            if planning.contains(where: { p.flag($0) }) {
+                throw UsageError(message: "--undo cannot be combined with --apply, --fix, --all-types, --min-confidence, --include-truncated, --journal, --on-conflict or --extension-case.")
             }
             return
         }
-        if paths.isEmpty && traversal.filesFrom == nil {
-            throw ValidationError("Give the files or directories to rename in (use '.' for the current directory), or --files-from.")
+        if p.operands.isEmpty && p.value("files-from") == nil {
+            throw UsageError(message: "Give the files or directories to rename in (use '.' for the current directory), or --files-from.")
         }
-        if journal != nil && !apply { throw ValidationError("--journal only applies with --apply.") }
-        if paths.contains("-") { throw ValidationError("Standard input ('-') has no name to change: give files or directories.") }
-        if let journal, (try? FileDescriptor.currentDirectory.status(of: ArgumentBytes.raw(journal), followSymlink: false)) != nil {
-            throw ValidationError("--journal \(journal): the file exists (a journal never overwrites anything; choose a new name).")
+        if p.value("journal") != nil && !p.flag("apply") { throw UsageError(message: "--journal only applies with --apply.") }
+        if p.operands.contains("-") { throw UsageError(message: "Standard input ('-') has no name to change: give files or directories.") }
+        if let journal = p.value("journal"), (try? FileDescriptor.currentDirectory.status(of: ArgumentBytes.raw(journal), followSymlink: false)) != nil {
+            throw UsageError(message: "--journal \(journal): the file exists (a journal never overwrites anything; choose a new name).")
         }
     }
 
-    func run() throws {
-        let format = self.format ?? (FileDescriptor.standardOutput.isTerminal ? .table : .ndjson)
+    static func run(_ p: ParsedArguments) -> Int32 {
+        let format = p.choice("format", as: RenameFormat.self) ?? (FileDescriptor.standardOutput.isTerminal ? .table : .ndjson)
+        let color = p.choice("color", as: ColorChoice.self) ?? .auto
+        let apply = p.flag("apply"), journal = p.value("journal")
         let palette = Palette(enabled: format == .table && color.isEnabled())
         Interrupt.install()
-        if let undo {
-            let status = RenameRun.undo(journal: ArgumentBytes.raw(undo), format: format, acceptUnsigned: acceptUnsigned,
-                                        width: Terminal.width(), palette: palette,
-                                        hooks: RenameHooks.fromEnvironment())
-            if status != 0 { throw ExitCode(status) }
-            return
+        if let undo = p.value("undo") {
+            return RenameRun.undo(journal: ArgumentBytes.raw(undo), format: format, acceptUnsigned: p.flag("accept-unsigned"),
+                                  width: Terminal.width(), palette: palette,
+                                  hooks: RenameHooks.fromEnvironment())
         }
         var options = RenameOptions()
-        options.operands = paths.map(ArgumentBytes.raw)
-        options.filesFrom = traversal.filesFromBytes
-        options.nulSeparated = traversal.null
-        options.walk = traversal.walkOptions
-        options.policy.fix = fix
-        options.policy.allTypes = allTypes
-        switch minConfidence {
+        options.operands = p.operands.map(ArgumentBytes.raw)
+        options.filesFrom = p.value("files-from").map(ArgumentBytes.raw)
+        options.nulSeparated = p.flag("null")
+        options.walk = Traversal.walkOptions(p)
+        options.policy.fix = p.flag("fix")
+        options.policy.allTypes = p.flag("all-types")
+        switch p.choice("min-confidence", as: ConfidenceFloor.self) ?? .conclusive {
         case .conclusive: options.policy.minimumConfidence = .conclusive
         case .family: options.policy.minimumConfidence = .family
         case .likely: options.policy.minimumConfidence = .likely
         }
-        options.policy.includeTruncated = includeTruncated
-        options.policy.upperCase = extensionCase.map { $0 == .upper }
-        options.policy.suffixOnConflict = onConflict == .suffix
+        options.policy.includeTruncated = p.flag("include-truncated")
+        options.policy.upperCase = p.choice("extension-case", as: ExtensionCase.self).map { $0 == .upper }
+        options.policy.suffixOnConflict = p.value("on-conflict") == ConflictPolicy.suffix.rawValue
         options.apply = apply
         options.journal = journal.map(ArgumentBytes.raw)
         options.argv = CommandLine.arguments
@@ -177,7 +160,6 @@ struct Rename: ParsableCommand {
         options.width = Terminal.width()
         options.progress = FileDescriptor.standardError.isTerminal
         options.hooks = RenameHooks.fromEnvironment()
-        let status = RenameRun.run(options)
-        if status != 0 { throw ExitCode(status) }
+        return RenameRun.run(options)
     }
 }

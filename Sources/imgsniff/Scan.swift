@@ -1,9 +1,9 @@
-import ArgumentParser
 import ImageSniff
 import IMGSniffKit
 
-struct Scan: ParsableCommand {
-    static let configuration = CommandConfiguration(
+enum Scan {
+    static let spec = CommandSpec(
+        name: "scan",
         abstract: "Detect the format of files, directories (recursively) and standard input.",
         discussion: """
         Output: an aligned table when standard output is a terminal, NDJSON (one JSON object per \
@@ -49,62 +49,42 @@ struct Scan: ParsableCommand {
           imgsniff scan --properties photos
           imgsniff scan --min-pixels 100M --format csv uploads    # decompression bombs
         """,
-        helpNames: [.long]
+        argument: ArgumentSpec(name: "path", help: "Files and directories to scan ('-' for standard input). Default: '.' unless --files-from is given.",
+                               completion: .file),
+        options: Traversal.options + [
+            OptionSpec(long: "format", kind: .value, valueName: "format",
+                       help: "Output format: table, ndjson, json or csv. Default: table on a terminal, ndjson otherwise.",
+                       choices: ScanFormat.allCases.map(\.rawValue)),
+            OptionSpec(long: "print0", help: "Write only the raw paths of the listed files that were read (no FIFOs, devices or failures), each followed by a NUL byte (for xargs -0)."),
+            OptionSpec(long: "summary", help: "Write only the counts per type (a JSON object with --format json or ndjson, CSV with --format csv)."),
+            OptionSpec(long: "quiet", short: "q", help: "Write nothing; the exit status says whether anything matched (stops at the first match)."),
+            OptionSpec(long: "only-images", help: "Only list files whose content is an image (conforms to public.image)."),
+            OptionSpec(long: "type", kind: .repeated, valueName: "type",
+                       help: "Only list files whose content conforms to TYPE: an identifier (public.camera-raw-image lists every RAW), an extension, a MIME type, or 'unknown' for files nothing recognised. Repeatable.",
+                       completion: .list(["unknown"] + ImageType.allCases.map(\.identifier))),
+            OptionSpec(long: "mismatches", help: "Only list files whose extension names a known type other than the content's (a supertype or family member counts as a match)."),
+            OptionSpec(long: "hint-from-extension", help: "Use each file's extension as the detection hint: it settles what the bytes cannot (TGA, a vendor's TIFF RAW), never overrides them."),
+            OptionSpec(long: "hint", kind: .value, valueName: "type",
+                       help: "What the files are believed to be (an identifier, extension or MIME type, e.g. the Content-Type a download came with): settles what the bytes cannot, never overrides them. For standard input and every file; with --hint-from-extension a file's own known extension comes first.",
+                       completion: .list(ImageType.allCases.map(\.identifier))),
+            OptionSpec(long: "properties", help: "Read each image's header for its properties: width, height, bit depth, colour model, alpha, frames, EXIF orientation, gain map, ICC profile (records gain \"properties\"; the table a SIZE column). Reads what the header needs wherever it lies, within a budget of 64 reads and 1 MiB per file; a frame count that needs a walk (GIF, animated WebP) covers at most 64 MiB."),
+            OptionSpec(long: "verify", help: "Check that each file is whole: its completeness says whether it ends where its structure says (JPEG: EOI after the scans; PNG: IEND; GIF: the trailer; WebP, HEIF/AVIF, TIFF strips and tiles: within the file). Costs a read at the end of each file, and for a GIF (or a JPEG without EOI at its end) a walk over all of it; lifts the 64 MiB limit on frame walks. Without it, \"complete\" means the header is complete."),
+            OptionSpec(long: "min-pixels", kind: .value, valueName: "n",
+                       help: "Only list images whose header states at least N pixels (width × height): 50000000, 100M, 2G. Finds decompression bombs; an image whose size is not stated is not listed."),
+            OptionSpec(long: "cross-check", help: "Also ask libmagic (the engine of file(1)) and compare: records gain \"libmagic\": {mime, description, uti, verdict}; the table's summary counts verdicts. About 50 times slower."),
+            OptionSpec(long: "jobs", short: "j", kind: .value, valueName: "n", help: "Worker threads (default: the number of processors)."),
+            OptionSpec(long: "color", kind: .value, valueName: "when",
+                       help: "Colour the table: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; CLICOLOR_FORCE forces it), always or never.",
+                       choices: ColorChoice.allCases.map(\.rawValue), defaultValue: "auto"),
+            OptionSpec(long: "no-summary", help: "Leave out the table's closing summary."),
+        ]
     )
 
-    @Argument(help: ArgumentHelp("Files and directories to scan ('-' for standard input). Default: '.' unless --files-from is given.",
-                                 valueName: "path"),
-              completion: .file())
-    var paths: [String] = []
+    static let integers: Set<String> = Traversal.integers.union(["jobs"])
 
-    @OptionGroup(title: "Traversal") var traversal: Traversal
-
-    @Option(help: "Output format: table, ndjson, json or csv. Default: table on a terminal, ndjson otherwise.")
-    var format: ScanFormat?
-
-    @Flag(help: "Write only the raw paths of the listed files that were read (no FIFOs, devices or failures), each followed by a NUL byte (for xargs -0).")
-    var print0 = false
-
-    @Flag(help: "Write only the counts per type (a JSON object with --format json or ndjson, CSV with --format csv).")
-    var summary = false
-
-    @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Write nothing; the exit status says whether anything matched (stops at the first match).")
-    var quiet = false
-
-    @Flag(help: "Only list files whose content is an image (conforms to public.image).")
-    var onlyImages = false
-
-    @Option(name: .customLong("type"), help: ArgumentHelp(
-        "Only list files whose content conforms to TYPE: an identifier (public.camera-raw-image lists every RAW), an extension, a MIME type, or 'unknown' for files nothing recognised. Repeatable.",
-        valueName: "type"), completion: .list(["unknown"] + ImageType.allCases.map(\.identifier)))
-    var types: [String] = []
-
-    @Flag(help: "Only list files whose extension names a known type other than the content's (a supertype or family member counts as a match).")
-    var mismatches = false
-
-    @Flag(help: "Use each file's extension as the detection hint: it settles what the bytes cannot (TGA, a vendor's TIFF RAW), never overrides them.")
-    var hintFromExtension = false
-
-    @Option(help: ArgumentHelp(
-        "What the files are believed to be (an identifier, extension or MIME type, e.g. the Content-Type a download came with): settles what the bytes cannot, never overrides them. For standard input and every file; with --hint-from-extension a file's own known extension comes first.",
-        valueName: "type"), completion: .list(ImageType.allCases.map(\.identifier)))
-    var hint: String?
-
-    @Flag(help: "Read each image's header for its properties: width, height, bit depth, colour model, alpha, frames, EXIF orientation, gain map, ICC profile (records gain \"properties\"; the table a SIZE column). Reads what the header needs wherever it lies, within a budget of 64 reads and 1 MiB per file; a frame count that needs a walk (GIF, animated WebP) covers at most 64 MiB.")
-    var properties = false
-
-    @Flag(help: "Check that each file is whole: its completeness says whether it ends where its structure says (JPEG: EOI after the scans; PNG: IEND; GIF: the trailer; WebP, HEIF/AVIF, TIFF strips and tiles: within the file). Costs a read at the end of each file, and for a GIF (or a JPEG without EOI at its end) a walk over all of it; lifts the 64 MiB limit on frame walks. Without it, \"complete\" means the header is complete.")
-    var verify = false
-
-    @Option(name: .customLong("min-pixels"), help: ArgumentHelp(
-        "Only list images whose header states at least N pixels (width × height): 50000000, 100M, 2G. Finds decompression bombs; an image whose size is not stated is not listed.",
-        valueName: "n"))
-    var minPixels: String?
-
-    /// `--min-pixels`, parsed: a count with an optional k, M or G (thousands, millions, billions).
-    var minPixelCount: Int? {
-        guard let minPixels else { return nil }
-        var digits = Substring(minPixels)
+    /// `--min-pixels`: a count with an optional k, M or G (thousands, millions, billions).
+    static func pixelCount(_ text: String) -> Int? {
+        var digits = Substring(text)
         var scale = 1
         switch digits.last {
         case "k", "K": scale = 1_000
@@ -118,63 +98,46 @@ struct Scan: ParsableCommand {
         return overflow ? nil : total
     }
 
-    @Flag(help: "Also ask libmagic (the engine of file(1)) and compare: records gain \"libmagic\": {mime, description, uti, verdict}; the table's summary counts verdicts. About 50 times slower.")
-    var crossCheck = false
-
-    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Worker threads (default: the number of processors).")
-    var jobs: Int?
-
-    @Option(help: "Colour the table: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; CLICOLOR_FORCE forces it), always or never.")
-    var color: ColorChoice = .auto
-
-    @Flag(name: .customLong("no-summary"), help: "Leave out the table's closing summary.")
-    var noSummary = false
-
-    func validate() throws {
-        if let jobs, jobs < 1 || jobs > 1024 { throw ValidationError("--jobs must be between 1 and 1024.") }
-        for t in types where t != "unknown" && ImageType.types(hint: t).isEmpty {
-            throw ValidationError("--type \(t): not a known identifier, extension or MIME type (see `imgsniff types`).")
-        }
-        let dashes = paths.filter { $0 == "-" }.count
-        if dashes > 1 { throw ValidationError("'-' (standard input) can be given only once.") }
-        if dashes == 1 && traversal.filesFrom == "-" { throw ValidationError("'-' and --files-from - cannot both read standard input.") }
-        if [print0, summary, quiet].filter({ $0 }).count > 1 { throw ValidationError("--print0, --summary and --quiet exclude each other.") }
-        if let hint, ImageType.types(hint: hint).isEmpty {
-            throw ValidationError("--hint \(hint): not a known identifier, extension or MIME type (see `imgsniff types`).")
-        }
-        if minPixels != nil && minPixelCount == nil {
-            throw ValidationError("--min-pixels \(minPixels!): not a pixel count (a number, optionally with k, M or G: 100M).")
-        }
-    }
-
-    /// What this invocation asks for, as a plain value (also what the fast path builds).
-    var request: ScanRequest {
+    /// The request these arguments make, checked.
+    static func request(_ p: ParsedArguments) throws(UsageError) -> ScanRequest {
+        try Traversal.validate(p)
         var r = ScanRequest()
-        r.paths = paths
-        r.filesFrom = traversal.filesFrom
-        r.null = traversal.null
-        r.walk = traversal.walkOptions
-        r.format = format
-        r.print0 = print0
-        r.summary = summary
-        r.quiet = quiet
-        r.onlyImages = onlyImages
-        r.types = types
-        r.mismatches = mismatches
-        r.hintFromExtension = hintFromExtension
-        r.hint = hint
-        r.properties = properties
-        r.verify = verify
-        r.minPixels = minPixelCount
-        r.crossCheck = crossCheck
-        r.jobs = jobs
-        r.color = color
-        r.noSummary = noSummary
+        r.paths = p.operands
+        r.filesFrom = p.value("files-from")
+        r.null = p.flag("null")
+        r.walk = Traversal.walkOptions(p)
+        r.format = p.choice("format")
+        r.print0 = p.flag("print0")
+        r.summary = p.flag("summary")
+        r.quiet = p.flag("quiet")
+        r.onlyImages = p.flag("only-images")
+        r.types = p.all("type")
+        r.mismatches = p.flag("mismatches")
+        r.hintFromExtension = p.flag("hint-from-extension")
+        r.hint = p.value("hint")
+        r.properties = p.flag("properties")
+        r.verify = p.flag("verify")
+        r.crossCheck = p.flag("cross-check")
+        r.jobs = p.int("jobs")
+        r.color = p.choice("color") ?? .auto
+        r.noSummary = p.flag("no-summary")
+        if let jobs = r.jobs, jobs < 1 || jobs > 1024 { throw UsageError(message: "--jobs must be between 1 and 1024.") }
+        for t in r.types where t != "unknown" && ImageType.types(hint: t).isEmpty {
+            throw UsageError(message: "--type \(t): not a known identifier, extension or MIME type (see `imgsniff types`).")
+        }
+        let dashes = r.paths.filter { $0 == "-" }.count
+        if dashes > 1 { throw UsageError(message: "'-' (standard input) can be given only once.") }
+        if dashes == 1 && r.filesFrom == "-" { throw UsageError(message: "'-' and --files-from - cannot both read standard input.") }
+        if [r.print0, r.summary, r.quiet].filter({ $0 }).count > 1 { throw UsageError(message: "--print0, --summary and --quiet exclude each other.") }
+        if let hint = r.hint, ImageType.types(hint: hint).isEmpty {
+            throw UsageError(message: "--hint \(hint): not a known identifier, extension or MIME type (see `imgsniff types`).")
+        }
+        if let text = p.value("min-pixels") {
+            guard let n = pixelCount(text) else {
+                throw UsageError(message: "--min-pixels \(text): not a pixel count (a number, optionally with k, M or G: 100M).")
+            }
+            r.minPixels = n
+        }
         return r
-    }
-
-    func run() throws {
-        let status = request.run()
-        if status != 0 { throw ExitCode(status) }
     }
 }

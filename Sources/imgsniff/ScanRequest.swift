@@ -1,8 +1,7 @@
 import ImageSniff
 import IMGSniffKit
 
-/// A `scan` invocation as plain values: what `Scan` parses (with ArgumentParser) and what the
-/// start-up fast path parses for the commonest invocations. One `run()` serves both.
+/// A `scan` invocation as plain values, as `Scan.request(_:)` makes it from the command line.
 struct ScanRequest {
     var paths: [String] = []
     var filesFrom: String?
@@ -59,37 +58,5 @@ struct ScanRequest {
         }
         Interrupt.install()
         return ScanRun.run(options)
-    }
-
-    /// The start-up fast path: `scan` with operands and a few flags that need no validation
-    /// (`--format F`, `--only-images`, `--properties`, `--hidden`, `--cross-check`), parsed
-    /// without ArgumentParser, whose reflection costs more than the scan of a file. Anything
-    /// else (another option, an operand starting with `-` other than `-` itself, `--`, a value
-    /// that does not parse) gives nil, and ArgumentParser parses it, with its messages. A test
-    /// checks that both parsers give the same output.
-    static func fastPath(_ arguments: [String]) -> ScanRequest? {
-        guard arguments.first == "scan", Environment.value("IMGSNIFF_NO_FAST_PATH") == nil else { return nil }
-        var r = ScanRequest()
-        var i = 1
-        while i < arguments.count {
-            let a = arguments[i]
-            switch a {
-            case "--format":
-                guard r.format == nil, i + 1 < arguments.count, let f = ScanFormat(rawValue: arguments[i + 1]) else { return nil }
-                r.format = f
-                i += 1
-            case "--only-images": r.onlyImages = true
-            case "--properties": r.properties = true
-            case "--hidden": r.walk.includeHidden = true
-            case "--cross-check": r.crossCheck = true
-            case "-": r.paths.append(a)
-            default:
-                guard !a.hasPrefix("-") else { return nil }
-                r.paths.append(a)
-            }
-            i += 1
-        }
-        if r.paths.filter({ $0 == "-" }).count > 1 { return nil }
-        return r
     }
 }

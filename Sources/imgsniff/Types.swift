@@ -1,9 +1,9 @@
-import ArgumentParser
 import ImageSniff
 import IMGSniffKit
 
-struct Types: ParsableCommand {
-    static let configuration = CommandConfiguration(
+enum Types {
+    static let spec = CommandSpec(
+        name: "types",
         abstract: "Look up types by extension, MIME type or identifier, or list every type ImageSniff knows.",
         discussion: """
         With a QUERY (an extension such as nef or .JPG, a MIME type such as image/heic, or an \
@@ -24,26 +24,28 @@ struct Types: ParsableCommand {
           imgsniff types --only-images --format json | jq -r '.[].identifier'
           imgsniff types --format markdown     # the README's formats table
         """,
-        helpNames: [.long]
+        argument: ArgumentSpec(name: "query", help: "An extension, MIME type or identifier to look up.", repeated: false,
+                               completion: .list(ImageType.allCases.map(\.identifier))),
+        options: [
+            OptionSpec(long: "format", kind: .value, valueName: "format", help: "Output format: table, json or markdown.",
+                       choices: TypesFormat.allCases.map(\.rawValue), defaultValue: "table"),
+            OptionSpec(long: "only-images", help: "Only list types that conform to public.image."),
+        ]
     )
 
-    @Argument(help: ArgumentHelp("An extension, MIME type or identifier to look up.", valueName: "query"),
-              completion: .list(ImageType.allCases.map(\.identifier)))
-    var query: String?
+    static func validate(_ p: ParsedArguments) throws(UsageError) {
+        if p.operands.count > 1 { throw UsageError(message: "Unexpected argument '\(p.operands[1])' (one query at a time)") }
+    }
 
-    @Option(help: "Output format: table, json or markdown.")
-    var format: TypesFormat = .table
-
-    @Flag(help: "Only list types that conform to public.image.")
-    var onlyImages = false
-
-    func run() throws {
+    static func run(_ p: ParsedArguments) -> Int32 {
+        let format = p.choice("format", as: TypesFormat.self) ?? .table
+        let onlyImages = p.flag("only-images")
         let output = OutputStream()
-        if let query {
+        if let query = p.operands.first {
             let found = TypesListing.lookup(query).filter { !onlyImages || $0.isImage }
             guard !found.isEmpty else {
                 StandardError.line("imgsniff types: '\(query)' names no known type (an extension, MIME type or identifier; `imgsniff types` lists them)")
-                throw ExitCode(ExitStatus.noMatch)
+                return ExitStatus.noMatch
             }
             output.write(TypesListing.render(found, format: format, detailed: true))
         } else {
@@ -54,7 +56,8 @@ struct Types: ParsableCommand {
         if let failure = output.failure {
             let (message, status) = OutputFailure.report(failure)
             if let message { StandardError.line(message) }
-            throw ExitCode(status)
+            return status
         }
+        return 0
     }
 }

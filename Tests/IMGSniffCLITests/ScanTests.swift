@@ -2,6 +2,7 @@
 // trees made in a temporary directory.
 
 import Foundation
+import ImageSniff
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -234,7 +235,7 @@ struct TypesTests {
     @Test("--version and --help")
     func versionAndHelp() throws {
         let v = try IMGSniffBinary.run(["--version"])
-        #expect(v.text == "0.2.0\n")
+        #expect(v.text == ImageSniffer.version + "\n")
         let help = try IMGSniffBinary.run(["scan", "--help"])
         #expect(help.status == 0)
         #expect(help.text.contains("%25"))
@@ -300,21 +301,48 @@ struct ScanPropertiesTests {
     }
 }
 
-@Suite("Start-up fast path")
-struct FastPathTests {
-    /// The commonest invocations are parsed without ArgumentParser; every one of these gives the
-    /// same output, messages and exit status as ArgumentParser's parse (IMGSNIFF_NO_FAST_PATH).
+@Suite("Command-line parsing")
+struct ParsingTests {
+    /// The spellings getopt and getopt_long accept for the same options give the same output:
+    /// `--opt=value` and `--opt value`, `-jN` and `-j N`, bundles, `--` before an operand that
+    /// starts with a dash.
     @Test(arguments: [
-        ["scan", "png"], ["scan", "--format", "ndjson", "png", "gif"], ["scan", "--format", "csv", "--properties", "jpeg"],
-        ["scan", "--only-images", "--hidden", "text", "png/alpha"], ["scan", "--cross-check", "--format", "json", "png/alpha"],
-        ["scan", "--format", "table", "jpeg"], ["scan", "no-such-file", "png/alpha"], ["scan", "--format", "yaml", "png"],
-        ["scan", "--format"], ["scan", "-x", "png"], ["scan", "--", "png"], ["--version"], ["scan", "-", "-"],
+        (["scan", "--format=csv", "--jobs=2", "png"], ["scan", "--format", "csv", "--jobs", "2", "png"]),
+        (["scan", "-j1", "--format", "json", "png"], ["scan", "-j", "1", "--format", "json", "png"]),
+        (["scan", "-xj1", "--format", "ndjson", "png"], ["scan", "-x", "-j", "1", "--format", "ndjson", "png"]),
+        (["scan", "--format", "ndjson", "--", "png"], ["scan", "--format", "ndjson", "png"]),
+        (["scan", "--type", "png", "--type=gif", "--format", "ndjson", "png", "gif"], ["scan", "--type=png", "--type", "gif", "--format", "ndjson", "png", "gif"]),
     ])
-    func sameAsArgumentParser(_ arguments: [String]) throws {
-        let fast = try IMGSniffBinary.run(arguments, in: Repository.testImages)
-        let slow = try IMGSniffBinary.run(arguments, in: Repository.testImages, environment: ["IMGSNIFF_NO_FAST_PATH": "1"])
-        #expect(fast.status == slow.status, "\(arguments)")
-        #expect(fast.stdout == slow.stdout, "\(arguments)")
-        #expect(fast.stderr == slow.stderr, "\(arguments)")
+    func spellingsAgree(_ pair: ([String], [String])) throws {
+        let a = try IMGSniffBinary.run(pair.0, in: Repository.testImages)
+        let b = try IMGSniffBinary.run(pair.1, in: Repository.testImages)
+        #expect(a.status == 0 && a.status == b.status, "\(pair.0): \(a.stderr)")
+        #expect(!a.stdout.isEmpty && a.stdout == b.stdout, "\(pair.0)")
+    }
+
+    /// What does not parse is a usage error (64) whose message names the problem, on standard
+    /// error, with nothing on standard output.
+    @Test(arguments: [
+        (["scan", "--bogus"], "Unknown option '--bogus'"), (["scan", "--format"], "Missing value for '--format <format>'"),
+        (["scan", "--format", "yaml", "png"], "The value 'yaml' is invalid for '--format <format>'"),
+        (["scan", "-jx", "png"], "not a whole number"), (["scan", "--hidden=yes", "png"], "'--hidden' takes no value"),
+        (["scan", "-Z", "png"], "Unknown option '-Z'"), (["scna", "png"], "Did you mean 'scan'?"),
+        (["scan", "--propertes", "png"], "Did you mean '--properties'?"), (["types", "nef", "png"], "Unexpected argument 'png'"),
+        (["scan", "-", "-"], "can be given only once"),
+    ])
+    func usageErrors(_ case: ([String], String)) throws {
+        let r = try IMGSniffBinary.run(`case`.0, in: Repository.testImages)
+        #expect(r.status == 64, "\(`case`.0)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains(`case`.1), "\(`case`.0): \(r.stderr)")
+    }
+
+    /// `help scan` is `scan --help`; `--version` anywhere before `--` prints the version.
+    @Test func helpAndVersion() throws {
+        let a = try IMGSniffBinary.run(["help", "scan"], environment: ["COLUMNS": "90"])
+        let b = try IMGSniffBinary.run(["scan", "--help"], environment: ["COLUMNS": "90"])
+        #expect(a.status == 0 && a.stdout == b.stdout && a.text.contains("USAGE: imgsniff scan"))
+        let v = try IMGSniffBinary.run(["scan", "--version"])
+        #expect(v.status == 0 && v.text == ImageSniffer.version + "\n")
     }
 }
