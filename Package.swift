@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "ImageSniff", targets: ["ImageSniff"]),
         .library(name: "ImageSniffMagic", targets: ["ImageSniffMagic"]),
+        .library(name: "ImageSniffScan", targets: ["ImageSniffScan"]),
         .executable(name: "imgsniff", targets: ["imgsniff"]),
     ],
     // None: a package that depends on ImageSniff resolves and builds nothing else (the command
@@ -26,14 +27,18 @@ let package = Package(
         // The few system calls Swift cannot reach portably: renameat2(RENAME_NOREPLACE) for
         // no-clobber renames, fstatfs for pseudo-filesystems, the CPU affinity mask.
         .target(name: "CSystemShim"),
-        // The command's logic as a library: system calls, the walk, the scan pool, records and
-        // their encodings, the rename planner and journal. No Foundation.
-        .target(name: "IMGSniffKit", dependencies: ["ImageSniff", "ImageSniffMagic", "CSystemShim"]),
+        // Scanning trees as a library (`DirectoryScan`): system calls, the walk, the scan pool,
+        // records and their encoding. No Foundation, no libmagic.
+        .target(name: "ImageSniffScan", dependencies: ["ImageSniff", "CSystemShim"]),
+        // The command's logic: output modes, the libmagic cross-check, the rename planner and
+        // journal. No Foundation.
+        .target(name: "IMGSniffKit", dependencies: ["ImageSniff", "ImageSniffScan", "ImageSniffMagic", "CSystemShim"]),
         .executableTarget(
             name: "imgsniff",
             dependencies: [
                 "ImageSniff",
                 "IMGSniffKit",
+                "ImageSniffScan",
             ]
         ),
         // Examples: tiny programs built with the library alone (and by CI, so they keep compiling).
@@ -46,8 +51,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ImageSniff"], path: "Tests/TestSupport"),
         .testTarget(name: "ImageSniffTests", dependencies: ["ImageSniff", "TestSupport"], exclude: ["FuzzRegressions", "Fixtures"]),
         .testTarget(name: "ImageSniffMagicTests", dependencies: ["ImageSniffMagic", "ImageSniff", "TestSupport"]),
-        .testTarget(name: "IMGSniffKitTests", dependencies: ["IMGSniffKit", "ImageSniff", "TestSupport"]),
-        .testTarget(name: "IMGSniffCLITests", dependencies: ["ImageSniff", "IMGSniffKit", "TestSupport"]),
+        .testTarget(name: "IMGSniffKitTests", dependencies: ["IMGSniffKit", "ImageSniffScan", "ImageSniff", "TestSupport"]),
+        .testTarget(name: "IMGSniffCLITests", dependencies: ["ImageSniff", "ImageSniffScan", "IMGSniffKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

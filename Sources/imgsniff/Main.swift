@@ -3,6 +3,7 @@
 
 import ImageSniff
 import IMGSniffKit
+import ImageSniffScan
 
 @main
 enum Main {

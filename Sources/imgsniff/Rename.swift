@@ -1,5 +1,6 @@
 import ImageSniff
 import IMGSniffKit
+import ImageSniffScan
 
 enum Rename {
     enum ConfidenceFloor: String, CaseIterable { case conclusive, family, likely }

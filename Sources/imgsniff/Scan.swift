@@ -1,5 +1,6 @@
 import ImageSniff
 import IMGSniffKit
+import ImageSniffScan
 
 enum Scan {
     static let spec = CommandSpec(

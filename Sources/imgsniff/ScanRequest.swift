@@ -1,5 +1,6 @@
 import ImageSniff
 import IMGSniffKit
+import ImageSniffScan
 
 /// A `scan` invocation as plain values, as `Scan.request(_:)` makes it from the command line.
 struct ScanRequest {

@@ -1,5 +1,6 @@
 import ImageSniff
 import IMGSniffKit
+import ImageSniffScan
 
 /// The traversal options `scan` and `rename` share.
 enum Traversal {

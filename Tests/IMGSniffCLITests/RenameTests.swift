@@ -3,6 +3,7 @@
 
 import Foundation
 @testable import IMGSniffKit
+@testable import ImageSniffScan
 import Testing
 #if canImport(Glibc)
 import Glibc

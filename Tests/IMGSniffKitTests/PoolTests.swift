@@ -1,6 +1,7 @@
 import Testing
 import Synchronization
 @testable import IMGSniffKit
+@testable import ImageSniffScan
 
 @Suite("Ordered pool")
 struct PoolTests {

@@ -3,6 +3,7 @@ import Testing
 import ImageSniff
 import TestSupport
 @testable import IMGSniffKit
+@testable import ImageSniffScan
 
 @Suite("Rename rules and journal, in process")
 struct RenameLogicTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import IMGSniffKit
+@testable import ImageSniffScan
 
 /// Runs a scan in this process, its output into a temporary file; returns the output and status.
 func scanInProcess(_ options: ScanOptions) throws -> (text: String, status: Int32) {

@@ -1,5 +1,6 @@
 import Testing
 @testable import IMGSniffKit
+@testable import ImageSniffScan
 
 @Suite("JSON, base64, paths, tables")
 struct TextTests {

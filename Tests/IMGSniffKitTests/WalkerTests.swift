@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import IMGSniffKit
+@testable import ImageSniffScan
 
 private func paths(_ walker: Walker) -> [String] { walker.map { Path.display($0.path) } }
 

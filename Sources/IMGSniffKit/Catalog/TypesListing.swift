@@ -1,4 +1,5 @@
 import ImageSniff
+import ImageSniffScan
 
 /// Output formats of `types`.
 public enum TypesFormat: String, Sendable, CaseIterable {

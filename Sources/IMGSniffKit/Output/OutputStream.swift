@@ -1,3 +1,4 @@
+import ImageSniffScan
 /// Buffered output to a file descriptor that remembers the first write error, so that a full
 /// disk or a closed pipe ends the command with a clear message and a failing status rather than
 /// silently (see `OutputFailure`).

@@ -1,3 +1,4 @@
+import ImageSniffScan
 /// A progress line on standard error ("imgsniff: 12345 files scanned (6000/s)"), only when it is
 /// a terminal, after half a second, at most ten times a second.
 public final class ProgressLine {

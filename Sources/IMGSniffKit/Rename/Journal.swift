@@ -1,3 +1,4 @@
+import ImageSniffScan
 import CSystemShim
 
 // The rename journal: JSON lines, the intents of each batch of renames written and flushed to

@@ -1,3 +1,4 @@
+import ImageSniffScan
 import CSystemShim
 
 // Carrying out a plan, a batch at a time:

@@ -1,4 +1,5 @@
 import ImageSniff
+import ImageSniffScan
 
 // The rename plan's vocabulary: the policy, what happens to each file and why.
 

@@ -1,4 +1,5 @@
 import ImageSniff
+import ImageSniffScan
 
 /// Builds a plan from walk entries: `add` each, then `finish()`.
 public struct RenamePlanner {

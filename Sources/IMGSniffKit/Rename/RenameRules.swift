@@ -1,4 +1,5 @@
 import ImageSniff
+import ImageSniffScan
 
 /// The rules that decide one file, from its name and what detection said.
 public enum RenameRules {

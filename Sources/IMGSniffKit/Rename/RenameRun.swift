@@ -1,4 +1,5 @@
 import ImageSniff
+import ImageSniffScan
 
 /// Output formats of `rename`.
 public enum RenameFormat: String, Sendable, CaseIterable {

@@ -1,3 +1,4 @@
+import ImageSniffScan
 /// What undo did with one journal entry.
 public struct UndoOutcome: Sendable {
     public enum Status: String, Sendable {

@@ -1,3 +1,4 @@
+import ImageSniffScan
 /// The output modes of `imgsniff scan`, each a view of the one ordered stream of records the run
 /// produces: records encoded on the workers (NDJSON, JSON, CSV), the table, raw paths
 /// (`--print0`), counts only (`--summary`), or nothing (`--quiet`).

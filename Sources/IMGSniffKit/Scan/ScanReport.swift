@@ -1,4 +1,5 @@
 import ImageSniff
+import ImageSniffScan
 import ImageSniffMagic
 
 /// Counts per type, unknowns, mismatches and errors: the table's closing summary and
@@ -38,7 +39,11 @@ public struct ScanSummary: Sendable {
             notRead += 1
         }
         switch r.crossCheck {
-        case .compared(let result)?: crossCheck.add(result)
+        case .compared(let fields)?:
+            // The comparison again from libmagic's words (the record keeps them as text).
+            if let ours = r.detection?.type {
+                crossCheck.add(CrossCheckResult(ours: ours, libmagic: MagicResult(mimeType: fields.mimeType, description: fields.description)))
+            }
         case .failed?: crossCheck.addError()
         case nil: break
         }
@@ -148,7 +153,7 @@ public struct ScanTable {
         }
         if crossCheck {
             switch r.crossCheck {
-            case .compared(let result)?: cells += [result.libmagic.mimeType, result.verdict.rawValue]
+            case .compared(let result)?: cells += [result.mimeType, result.verdict]
             case .failed?: cells += ["(error)", ""]
             case nil: cells += ["", ""]
             }

@@ -1,4 +1,5 @@
 import ImageSniff
+import ImageSniffScan
 
 /// Everything `imgsniff scan` was asked to do.
 public struct ScanOptions: Sendable {
@@ -81,6 +82,7 @@ public enum ScanRun {
         let walker = Walker(operands: options.operands, filesFrom: source, options: walkOptions)
 
         var settings = options.settings
+        if settings.crossCheck && settings.makeCrossChecker == nil { settings.makeCrossChecker = MagicCrossChecker.factory }
         var writer = ScanOutput.writer(for: options)
         settings.encoding = writer.encoding
         settings.recordsShowErrors = writer.showsErrors

@@ -1,3 +1,4 @@
+import ImageSniffScan
 // SHA-256 (FIPS 180-4) and HMAC (RFC 2104), for the rename journal's signatures. No Foundation,
 // no dependency: the journal needs a keyed hash, not a cryptography library.
 

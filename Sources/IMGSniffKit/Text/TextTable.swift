@@ -1,3 +1,4 @@
+import ImageSniffScan
 /// Columns aligned for a terminal: every table the command prints (scan, rename, undo, types,
 /// summaries) goes through this one type.
 public struct TextTable {

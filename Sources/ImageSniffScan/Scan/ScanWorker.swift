@@ -1,5 +1,4 @@
 import ImageSniff
-import ImageSniffMagic
 
 /// One walk entry's result, in walk order. The record is made with the entry's path before
 /// anything about the file is known, so every output mode shows each answer beside its own path:
@@ -22,17 +21,18 @@ public struct ScanBatchResult: Sendable {
     public var bytes: [UInt8] = []
 }
 
-/// One thread's means of scanning: a sniffer with its reused buffer, a libmagic handle when
-/// cross-checking, and a record encoder. Made on the thread that uses it.
+/// One thread's means of scanning: a sniffer with its reused buffer, a cross-checker when asked
+/// for (the command's libmagic), and a record encoder. Made on the thread that uses it.
 public final class ScanWorker {
     private let settings: ScanSettings
     private let sniffer: FileSniffer
-    private var magic: Result<Magic, MagicError>?
+    private let crossChecker: (any CrossChecker)?
     private let encoder: RecordEncoder?
 
     public init(settings: ScanSettings) {
         self.settings = settings
         sniffer = FileSniffer(budget: settings.verify ? .verifying : .default)
+        crossChecker = settings.crossCheck ? settings.makeCrossChecker?() : nil
         encoder = settings.encoding.map { RecordEncoder(format: $0, crossCheck: settings.crossCheck, properties: settings.properties) }
     }
 
@@ -114,57 +114,10 @@ public final class ScanWorker {
         if let d = r.detection {
             r.extensionMatches = MismatchRule.extensionMatches(fileExtension, detection: d)
             r.isIncluded = settings.filter.includes(d, extensionMatches: r.extensionMatches, properties: r.properties)
-            if settings.crossCheck && r.isIncluded { r.crossCheck = crossCheck(entry, ours: d.type, bytes: standardInputBytes) }
+            if let crossChecker, r.isIncluded { r.crossCheck = crossChecker.check(entry, ours: d.type, bytes: standardInputBytes) }
         } else {
             r.isIncluded = !settings.filter.isActive
         }
         return r
-    }
-
-    /// libmagic's answer for the entry, reading the file the way detection did (`O_NOFOLLOW`
-    /// unless following links, `O_NONBLOCK`, checked regular before reading).
-    private func crossCheck(_ entry: WalkEntry, ours: ImageType, bytes: [UInt8]?) -> CrossCheckAnnotation {
-        let handle: Magic
-        switch magic {
-        case .success(let m): handle = m
-        case .failure(let e): return .failed(e.message)
-        case nil:
-            do throws(MagicError) {
-                handle = try Magic()
-                magic = .success(handle)
-            } catch {
-                magic = .failure(error)
-                return .failed(error.message)
-            }
-        }
-        do throws(MagicError) {
-            let answer: MagicResult
-            if let bytes {
-                answer = try handle.identify(bytes)
-            } else if entry.kind == .standardInput {
-                answer = try handle.identify(fileDescriptor: FileDescriptor.standardInput.rawValue)
-            } else {
-                let (directory, name) = entry.location
-                let flags = O_RDONLY | O_NONBLOCK | (entry.followSymlinks ? 0 : O_NOFOLLOW)
-                let fd: FileDescriptor
-                do throws(Errno) { fd = try FileDescriptor.open(name, relativeTo: directory, flags: flags) } catch {
-                    throw MagicError("cannot open (\(error))", code: error.rawValue)
-                }
-                defer { fd.close() }
-                answer = try handle.identify(fileDescriptor: fd.rawValue)
-            }
-            return .compared(CrossCheckResult(ours: ours, libmagic: answer))
-        } catch {
-            return .failed(error.message)
-        }
-    }
-}
-
-/// Whether `--cross-check` can run: libmagic's database loads (a missing or broken one fails the
-/// scan at once with libmagic's message, rather than every record).
-public enum CrossCheckSetup {
-    public static func check() -> String? {
-        do throws(MagicError) { _ = try Magic() } catch { return error.message }
-        return nil
     }
 }

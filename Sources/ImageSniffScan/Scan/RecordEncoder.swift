@@ -1,5 +1,4 @@
 import ImageSniff
-import ImageSniffMagic
 
 /// Encodes scan records as NDJSON, JSON or CSV, straight into bytes, on the worker threads (one
 /// encoder per thread: it caches the encoded fields of each type it meets).
@@ -145,13 +144,13 @@ public final class RecordEncoder {
             switch r.crossCheck {
             case .compared(let result)?:
                 out.append(static: "{\"mime\":")
-                JSON.appendString(result.libmagic.mimeType, to: &out)
+                JSON.appendString(result.mimeType, to: &out)
                 out.append(static: ",\"description\":")
-                JSON.appendString(result.libmagic.description, to: &out)
+                JSON.appendString(result.description, to: &out)
                 out.append(static: ",\"uti\":")
-                if let theirs = result.theirs { JSON.appendString(theirs.identifier, to: &out) } else { out.append(static: "null") }
+                if let theirs = result.uti { JSON.appendString(theirs, to: &out) } else { out.append(static: "null") }
                 out.append(static: ",\"verdict\":")
-                JSON.appendString(result.verdict.rawValue, to: &out)
+                JSON.appendString(result.verdict, to: &out)
                 out.append(UInt8(ascii: "}"))
             case .failed(let message)?:
                 out.append(static: "{\"mime\":null,\"description\":null,\"uti\":null,\"verdict\":null,\"error\":")
@@ -228,7 +227,7 @@ public final class RecordEncoder {
             var cells = ["", "", "", ""]
             switch r.crossCheck {
             case .compared(let result)?:
-                cells = [result.libmagic.mimeType, result.libmagic.description, result.theirs?.identifier ?? "", result.verdict.rawValue]
+                cells = [result.mimeType, result.description, result.uti ?? "", result.verdict]
             case .failed(let message)?:
                 cells = ["", message, "", ""]
             case nil: break

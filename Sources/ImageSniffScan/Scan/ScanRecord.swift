@@ -1,5 +1,4 @@
 import ImageSniff
-import ImageSniffMagic
 
 /// Why a file has no detection.
 public enum ScanProblem: Sendable, Hashable {
@@ -43,10 +42,32 @@ public enum ScanProblem: Sendable, Hashable {
     }
 }
 
-/// libmagic's opinion beside ours (`scan --cross-check`).
+/// A second opinion beside ours (`imgsniff scan --cross-check`: libmagic's), as records show it.
 public enum CrossCheckAnnotation: Sendable, Hashable {
-    case compared(CrossCheckResult)
+    case compared(CrossCheckFields)
     case failed(String)
+}
+
+/// What the second opinion said, and how it compares with ours.
+public struct CrossCheckFields: Sendable, Hashable {
+    public let mimeType: String
+    public let description: String
+    /// Its answer as a type, when it names one the catalog declares.
+    public let uti: String?
+    /// How the answers compare (`agree`, `oursMoreSpecific`, ...).
+    public let verdict: String
+
+    public init(mimeType: String, description: String, uti: String?, verdict: String) {
+        self.mimeType = mimeType
+        self.description = description
+        self.uti = uti
+        self.verdict = verdict
+    }
+}
+
+/// Gives a second opinion on a file; made on each worker thread (`ScanSettings.makeCrossChecker`).
+public protocol CrossChecker: AnyObject {
+    func check(_ entry: WalkEntry, ours: ImageType, bytes: [UInt8]?) -> CrossCheckAnnotation
 }
 
 /// What `imgsniff scan` says about one file.

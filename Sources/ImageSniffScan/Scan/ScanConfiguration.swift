@@ -51,8 +51,10 @@ public struct ScanSettings: Sendable {
         if hintFromExtension, let fileExtension, !ImageType.types(hint: fileExtension).isEmpty { return fileExtension }
         return hint
     }
-    /// Ask libmagic too (`--cross-check`).
+    /// Ask for a second opinion too (`--cross-check`), from what `makeCrossChecker` makes.
     public var crossCheck = false
+    /// Makes a worker's cross-checker (the command's is libmagic).
+    public var makeCrossChecker: (@Sendable () -> any CrossChecker)?
     /// Read each image's properties from its header (`--properties`).
     public var properties = false
     /// Check that each file is whole (`--verify`: `ReadBudget.verify`).
