@@ -45,19 +45,6 @@ public enum ExitStatus {
 /// mode (ScanOutput.swift). Every entry the walk yields becomes one `ScanItem` in walk order, and
 /// each writer is a view of that one ordered stream.
 public enum ScanRun {
-    /// Entries per batch handed to a worker, at most.
-    public static let batchSize = 128
-    /// Entries in flight at most (in batches queued, being scanned, or waiting to be written):
-    /// what bounds the scan's memory, whatever the number of files or jobs.
-    public static let entriesInFlight = 2048
-
-    /// Batches in flight and entries per batch for `jobs` workers: two batches a worker, smaller
-    /// batches when many workers share `entriesInFlight`.
-    static func window(jobs: Int) -> (batches: Int, batchSize: Int) {
-        let batches = max(4, jobs * 2)
-        return (batches, max(8, min(batchSize, entriesInFlight / batches)))
-    }
-
     /// Runs the scan, writing to `output`; returns the exit status.
     public static func run(_ options: ScanOptions, output: OutputStream = OutputStream()) -> Int32 {
         var options = options
@@ -91,29 +78,7 @@ public enum ScanRun {
         var tally = ScanTally(counts: writer.needsSummary)
         let progress = ProgressLine(enabled: options.progress)
         writer.begin(output)
-        var walkEnded = false
-        let (window, batchSize) = window(jobs: options.jobs)
-        OrderedPool.run(
-            threads: options.jobs - 1, window: window,
-            makeWorker: {
-                let worker = ScanWorker(settings: frozen)
-                return { entries in worker.process(entries) }
-            },
-            next: {
-                guard !walkEnded else { return .end }
-                var batch: [WalkEntry] = []
-                batch.reserveCapacity(batchSize)
-                while batch.count < batchSize {
-                    switch walker.step() {
-                    case .entry(let entry): batch.append(entry)
-                    case .blocked: return batch.isEmpty ? .blocked : .job(batch)
-                    case .end:
-                        walkEnded = true
-                        return batch.isEmpty ? .end : .job(batch)
-                    }
-                }
-                return .job(batch)
-            },
+        ScanPool.run(walker: walker, jobs: options.jobs, settings: frozen,
             consume: { result in
                 result.bytes.withUnsafeBufferPointer { bytes in
                     for item in result.items {
