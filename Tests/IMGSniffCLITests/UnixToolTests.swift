@@ -54,6 +54,28 @@ struct UnixToolTests {
         #expect(try complete(["imgsniff", "scan", "--type", "unkn"]) == ["unknown"])
     }
 
+    /// zsh and fish completion scripts: zsh parses the script; fish completes a subcommand, a
+    /// value list and catalog identifiers from it (CI installs both shells).
+    @Test func zshAndFishScripts() throws {
+        let binary = try #require(IMGSniffBinary.url)
+        for shell in ["zsh", "fish"] where !FileManager.default.isExecutableFile(atPath: "/usr/bin/\(shell)") {
+            Issue.record("\(shell) is not installed (.ci/run installs it)")
+            return
+        }
+        let zsh = try IMGSniffBinary.run(["-c", #""$0" --generate-completion-script zsh > "$TMPDIR/_imgsniff" && zsh -n "$TMPDIR/_imgsniff" && echo ok"#, binary.path],
+                                         environment: ["TMPDIR": NSTemporaryDirectory()], program: URL(fileURLWithPath: "/bin/bash"))
+        #expect(zsh.text == "ok\n", "\(zsh.stderr)")
+        func fish(_ line: String) throws -> [String] {
+            let script = #"source ("$argv[1]" --generate-completion-script fish | psub); complete -C "$argv[2]""#
+            return try IMGSniffBinary.run(["-c", script, binary.path, line], program: URL(fileURLWithPath: "/usr/bin/fish")).lines
+                .map { String($0.prefix { $0 != "\t" }) }
+        }
+        #expect(try fish("imgsniff sc") == ["scan"])
+        #expect(try fish("imgsniff scan --format ") == ["csv", "json", "ndjson", "table"])
+        #expect(try fish("imgsniff scan --type public.ti") == ["public.tiff"])
+        #expect(try fish("imgsniff rename --on-conflict ").sorted() == ["skip", "suffix"])
+    }
+
     /// Colour: never in a pipe unless asked; --color always and CLICOLOR_FORCE force it (even for
     /// TERM=dumb: "no matter what"); NO_COLOR turns auto off; --color never wins.
     @Test func colourFollowsTheConventions() throws {

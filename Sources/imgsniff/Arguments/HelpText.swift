@@ -193,6 +193,15 @@ extension HelpText {
         return []
     }
 
+    /// The first sentence of a help text, for the completion menus.
+    static func summary(_ help: String) -> String {
+        let characters = Array(help)
+        for i in characters.indices.dropLast() where characters[i] == "." && characters[i + 1] == " " {
+            return String(characters[..<i])
+        }
+        return help.hasSuffix(".") ? String(help.dropLast()) : help
+    }
+
     private static func shellQuote(_ s: String) -> String { "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'" }
 
     static func bash(_ root: CommandSpec) -> String {
@@ -257,7 +266,7 @@ extension HelpText {
         for c in root.subcommands {
             s += "_imgsniff_\(c.name)() {\n    _arguments -s \\\n"
             for o in c.allOptions {
-                let text = zshEscape(o.help.prefix { $0 != "." && $0 != ":" }.description)
+                let text = zshEscape(summary(o.help))
                 let many = o.kind == .repeated ? "*" : ""
                 if let short = o.short {
                     s += "        '\(many)(-\(short) --\(o.long))'{-\(short),--\(o.long)}'[\(text)]\(action(o))' \\\n"
@@ -312,7 +321,7 @@ extension HelpText {
                     case .none: line += " -x"
                     }
                 }
-                line += " -d \(shellQuote(String(o.help.prefix { $0 != "." })))"
+                line += " -d \(shellQuote(summary(o.help)))"
                 s += line + "\n"
             }
         }
