@@ -37,10 +37,10 @@
 /// - **Same answer as a file and as memory.** After `finish()`, the answer is the one
 ///   `ImageSniffer.inspect(_:hint:budget:)` gives for all the bytes appended, under the same
 ///   `ReadBudget`, whether the length was announced or not. One limit, for properties: a stream
-///   cannot go back. When the length is not announced and the type is decided only at
-///   `finish()` (a check waited for bytes at an offset the data never reached), the properties
-///   come from what is held then; a field whose bytes passed before the type was known is not
-///   stated (nil), never a different value.
+///   cannot go back. When the length is not announced and a check or the property reader waits
+///   for bytes at an offset the data never reaches (known only at `finish()`), the bytes that pass
+///   meanwhile are not kept; the properties come from what is held at the end, and a field whose
+///   bytes passed is not stated (nil), never a different value.
 /// - **Bounded.** It keeps at most `ReadBudget.bytesKept` bytes (the first
 ///   `ReadBudget.prefixCap`, and far windows a check asked for as they pass) and
 ///   `Limits.tailLength` from the end, whatever the length of the data; a frame walk keeps only
@@ -130,6 +130,9 @@ public struct IncrementalSniffer: Sendable {
     private var tailOffered = false
     /// The prefix length at which the detector runs next.
     private var nextRun = 1
+    /// The data ended (of a length not announced) while a far window was wanted: the bytes that
+    /// passed while it was awaited were not kept (what the invariants allow for).
+    private(set) var waitedPastTheEnd = false
 
     /// - Parameters:
     ///   - expectedLength: the length of the whole data when known in advance (HTTP's
@@ -340,6 +343,7 @@ public struct IncrementalSniffer: Sendable {
         guard !isFinished else { return }
         isFinished = true
         if isDone { return }
+        waitedPastTheEnd = pending != nil && expectedLength == nil
         // A far window that was still coming holds what came.
         if pending != nil, !pendingBytes.isEmpty { commitPending() }
         pending = nil

@@ -3,7 +3,7 @@
 // TestSupport). Standard library only: no Foundation.
 
 #if !IMAGESNIFF_FUZZ
-import ImageSniff
+@testable import ImageSniff
 #endif
 #if canImport(Glibc)
 import Glibc
@@ -158,10 +158,11 @@ public enum DetectionInvariants {
                 settled = settled ?? now
             }
         }
-        // A stream of unknown length that learns its type only at the end cannot go back for
-        // bytes that passed before: its properties may state less than the whole data's.
-        let decidedOnlyAtEnd = !lengthKnown && !sniffer.isDecided
         sniffer.finish()
+        // A stream of unknown length that waited for a far window the data never reached cannot
+        // go back for the bytes that passed meanwhile: its properties may state less than the
+        // whole data's (never other values).
+        let waitedPastTheEnd = sniffer.waitedPastTheEnd
         guard case .decided(let final) = sniffer.status else {
             return problems + ["\(label): not decided after finish: \(sniffer.status)"]
         }
@@ -169,7 +170,7 @@ public enum DetectionInvariants {
         if let decided, decided != final { problems.append("\(label): decided \(decided) early, finished as \(final)") }
         if !sniffer.propertyProgress.isSettled { problems.append("\(label): properties not settled after finish") }
         let finalProperties = sniffer.propertyProgress.properties
-        if finalProperties != whole.properties && !(decidedOnlyAtEnd && finalProperties.statesNoMoreThan(whole.properties)) {
+        if finalProperties != whole.properties && !(waitedPastTheEnd && finalProperties.statesNoMoreThan(whole.properties)) {
             problems.append("\(label): finished with properties \(finalProperties), whole data has \(whole.properties)")
         }
         if let settled, settled != finalProperties { problems.append("\(label): properties settled as \(settled) early, finished as \(finalProperties)") }
