@@ -7,7 +7,7 @@
 
 /// A type ImageSniff knows: the Linux counterpart of Apple's `UTType` for image formats and
 /// their neighbours. Every case is declared, with its identifier and tags, in `declaration` below.
-public enum ImageType: UInt8, CaseIterable, Sendable {
+public enum ImageType: CaseIterable, Sendable {
     case item, content, data, image, cameraRawImage, heifStandard, compositeContent
     case audiovisualContent, movie, audio, archive, text, font, jpeg, mpo, jpegLS, png, gif, tiff, bmp
     case ico, cur, icns, jpeg2000, jpegXL, jpegXR, webP, heic, heics, heif, heifs, avif, avis
@@ -303,7 +303,7 @@ enum Catalog {
         return table
     }()
 
-    /// Transitive supertypes of every type, as bit sets over `ImageType.rawValue`.
+    /// Transitive supertypes of every type, as bit sets over `ImageType.index`.
     static let ancestors: [TypeSet] = ImageType.allCases.map { type in
         var set = TypeSet()
         var stack = type.declaration.parents
@@ -324,13 +324,22 @@ enum Catalog {
     }
 }
 
+extension ImageType {
+    /// The case's position in the catalog (declaration order, as `allCases` lists them): an index
+    /// into the catalog's tables, not stable from release to release (a type is kept, sent or
+    /// stored by its `identifier`). A case without payload is stored as this number, in one byte
+    /// while there are at most 256 cases (a test checks both).
+    @inline(__always)
+    package var index: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+}
+
 /// A small fixed-size bit set of types, for conformance queries without allocation.
 struct TypeSet: Sendable, Hashable {
-    /// Four words: every `UInt8` raw value.
+    /// Four words: 256 types at most.
     private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
     func contains(_ type: ImageType) -> Bool {
-        let bit = Int(type.rawValue)
+        let bit = type.index
         let mask: UInt64 = 1 << UInt64(bit & 63)
         switch bit >> 6 {
         case 0: return words.0 & mask != 0
@@ -341,7 +350,7 @@ struct TypeSet: Sendable, Hashable {
     }
 
     mutating func insert(_ type: ImageType) {
-        let bit = Int(type.rawValue)
+        let bit = type.index
         let mask: UInt64 = 1 << UInt64(bit & 63)
         switch bit >> 6 {
         case 0: words.0 |= mask

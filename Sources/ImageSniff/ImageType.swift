@@ -3,7 +3,7 @@
 // `preferredMIMEType`, `tags`.
 
 extension ImageType {
-    private var declared: TypeDeclaration { Catalog.declarations[Int(rawValue)] }
+    private var declared: TypeDeclaration { Catalog.declarations[index] }
 
     /// The Uniform Type Identifier, e.g. `"public.jpeg"` or `"com.nikon.raw-image"`.
     public var identifier: String { declared.identifier }
@@ -13,14 +13,14 @@ extension ImageType {
 
     /// Every type this one conforms to, directly or transitively (not including itself).
     public var supertypes: Set<ImageType> {
-        Set(ImageType.allCases.filter { Catalog.ancestors[Int(rawValue)].contains($0) })
+        Set(ImageType.allCases.filter { Catalog.ancestors[index].contains($0) })
     }
 
     /// Whether this type is `other` or conforms to it, directly or transitively.
     ///
     /// - Complexity: O(1).
     public func conforms(to other: ImageType) -> Bool {
-        self == other || Catalog.ancestors[Int(rawValue)].contains(other)
+        self == other || Catalog.ancestors[index].contains(other)
     }
 
     /// Whether `other` conforms to this type (the reverse of `conforms(to:)`).

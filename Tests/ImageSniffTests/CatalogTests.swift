@@ -4,6 +4,14 @@ import Testing
 
 @Suite("Catalog and type model")
 struct CatalogTests {
+    /// A type's index is its place in `allCases` and the one byte it is stored in: the catalog's
+    /// tables and bit sets rely on both.
+    @Test func indicesAreThePlacesInTheCatalog() {
+        #expect(MemoryLayout<ImageType>.size == 1)
+        #expect(ImageType.allCases.count <= 256)
+        for (i, type) in ImageType.allCases.enumerated() { #expect(type.index == i, "\(type)") }
+    }
+
     @Test func identifiersAreUniqueAndRoundTrip() {
         var seen = Set<String>()
         for type in ImageType.allCases {

@@ -82,7 +82,7 @@ public final class RecordEncoder {
     }
 
     private func typeFragment(_ type: ImageType, empty: Bool) -> [UInt8] {
-        let slot = empty ? RecordEncoder.slots - 1 : Int(type.rawValue)
+        let slot = empty ? RecordEncoder.slots - 1 : type.index
         if let cached = typeFragments[slot] { return cached }
         let description = empty ? "empty" : (type == .data ? "data" : type.localizedDescription)
         var bytes: [UInt8] = []
