@@ -45,7 +45,7 @@ build_target() {
         echo "building $bin" >&2
         # shellcheck disable=SC2086
         nice -n "$nice_level" swiftc -sanitize=fuzzer,address -parse-as-library -O \
-            -swift-version 6 -module-name ImageSniff -D IMAGESNIFF_FUZZ -g -use-ld=lld $flags \
+            -swift-version 6 -module-name ImageSniff -package-name imagesniff -D IMAGESNIFF_FUZZ -g -use-ld=lld $flags \
             "${sources[@]}" "$here/FuzzDetector.swift" -o "$bin.tmp"
         mv "$bin.tmp" "$bin"
         printf '%s' "$flags" > "$build/flags"
