@@ -2,14 +2,14 @@ import ImageSniff
 import ImageSniffScan
 
 /// Output formats of `types`.
-public enum TypesFormat: String, Sendable, CaseIterable {
+package enum TypesFormat: String, Sendable, CaseIterable {
     case table, json, markdown
 }
 
 /// `imgsniff types`: the catalog, or the types a query names.
-public enum TypesListing {
+package enum TypesListing {
     /// The types an extension, MIME type or identifier names (several for `pic`), in catalog order.
-    public static func lookup(_ query: String) -> [ImageType] {
+    package static func lookup(_ query: String) -> [ImageType] {
         var found = ImageType.types(hint: query)
         // An identifier also matches as a prefix of nothing else; a MIME type or an extension may
         // name several types. A query that is an extension of some types and the MIME type of
@@ -20,7 +20,7 @@ public enum TypesListing {
         return found
     }
 
-    public static func render(_ types: [ImageType], format: TypesFormat, detailed: Bool = false, width: Int? = nil) -> String {
+    package static func render(_ types: [ImageType], format: TypesFormat, detailed: Bool = false, width: Int? = nil) -> String {
         switch format {
         case .json: return json(types)
         case .markdown: return markdown(types)

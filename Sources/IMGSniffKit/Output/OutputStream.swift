@@ -2,14 +2,14 @@ import ImageSniffScan
 /// Buffered output to a file descriptor that remembers the first write error, so that a full
 /// disk or a closed pipe ends the command with a clear message and a failing status rather than
 /// silently (see `OutputFailure`).
-public final class OutputStream {
-    public let fd: FileDescriptor
+package final class OutputStream {
+    package let fd: FileDescriptor
     private var bytes: [UInt8] = []
     private let limit: Int
     /// The first error a write met; nothing more is written after it.
-    public private(set) var failure: Errno?
+    package private(set) var failure: Errno?
 
-    public init(fd: FileDescriptor = .standardOutput, bufferSize: Int = 1 << 16) {
+    package init(fd: FileDescriptor = .standardOutput, bufferSize: Int = 1 << 16) {
         self.fd = fd
         limit = bufferSize
         bytes.reserveCapacity(bufferSize + 4096)
@@ -17,23 +17,23 @@ public final class OutputStream {
 
     deinit { flush() }
 
-    public func write(_ s: String) {
+    package func write(_ s: String) {
         bytes.append(contentsOf: s.utf8)
         if bytes.count >= limit { flush() }
     }
 
-    public func write(_ more: [UInt8]) {
+    package func write(_ more: [UInt8]) {
         bytes.append(contentsOf: more)
         if bytes.count >= limit { flush() }
     }
 
-    public func write(_ more: UnsafeBufferPointer<UInt8>) {
+    package func write(_ more: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: more)
         if bytes.count >= limit { flush() }
     }
 
     /// Writes what is buffered.
-    public func flush() {
+    package func flush() {
         defer { bytes.removeAll(keepingCapacity: true) }
         guard failure == nil, !bytes.isEmpty else { return }
         do throws(Errno) { try fd.writeAll(bytes) } catch { failure = error }
@@ -42,20 +42,20 @@ public final class OutputStream {
 
 /// How a run ends when its output could not be written: a closed pipe (`imgsniff scan | head`)
 /// ends quietly, as `head`'s other writers do; anything else is reported and fails.
-public enum OutputFailure {
+package enum OutputFailure {
     /// The message for standard error and the exit status, or nil for a quiet end.
-    public static func report(_ error: Errno, what: String = "standard output") -> (message: String?, status: Int32) {
+    package static func report(_ error: Errno, what: String = "standard output") -> (message: String?, status: Int32) {
         if error == .brokenPipe { return (nil, 141) }
         return ("imgsniff: cannot write \(what): \(error)", 2)
     }
 }
 
 /// One-line messages on standard error, written at once (unbuffered).
-public enum StandardError {
+package enum StandardError {
     /// Writes a line (or lines: line feeds are kept). Other control characters (a file name's
     /// escape sequences, a carriage return from a Windows list) are shown as `?`, as in the
     /// table: they never reach the terminal.
-    public static func line(_ text: String) {
+    package static func line(_ text: String) {
         var bytes = Array(visible(text).utf8)
         bytes.append(0x0A)
         try? FileDescriptor.standardError.writeAll(bytes)

@@ -1,20 +1,20 @@
 import ImageSniffScan
 /// A progress line on standard error ("imgsniff: 12345 files scanned (6000/s)"), only when it is
 /// a terminal, after half a second, at most ten times a second.
-public final class ProgressLine {
+package final class ProgressLine {
     private let enabled: Bool
     private let start: Double
     private var last = 0.0
     private var shown = false
     private let noun: String
 
-    public init(enabled: Bool = FileDescriptor.standardError.isTerminal, noun: String = "files scanned") {
+    package init(enabled: Bool = FileDescriptor.standardError.isTerminal, noun: String = "files scanned") {
         self.enabled = enabled
         self.noun = noun
         start = Clock.monotonic()
     }
 
-    public func update(_ count: Int, force: Bool = false) {
+    package func update(_ count: Int, force: Bool = false) {
         guard enabled, force || count & 63 == 0 else { return }
         let t = Clock.monotonic()
         guard force || (t - start > 0.5 && t - last > 0.1) else { return }
@@ -25,7 +25,7 @@ public final class ProgressLine {
     }
 
     /// Removes the line (before other messages and at the end).
-    public func clear() {
+    package func clear() {
         guard shown else { return }
         write("\r\u{1B}[K")
         shown = false

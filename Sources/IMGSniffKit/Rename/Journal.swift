@@ -41,17 +41,17 @@ import CSystemShim
 //   `--accept-unsigned` says the journal is known to be one imgsniff wrote.
 
 /// One intended rename, as recorded.
-public struct JournalEntry: Sendable, Equatable {
-    public var n: Int
+package struct JournalEntry: Sendable, Equatable {
+    package var n: Int
     /// The directory's absolute path, as bytes.
-    public var directory: [UInt8]
-    public var from: [UInt8]
-    public var to: [UInt8]
-    public var size: Int64
-    public var modifiedSeconds: Int64
-    public var modifiedNanoseconds: Int64
-    public var inode: UInt64
-    public var device: UInt64
+    package var directory: [UInt8]
+    package var from: [UInt8]
+    package var to: [UInt8]
+    package var size: Int64
+    package var modifiedSeconds: Int64
+    package var modifiedNanoseconds: Int64
+    package var inode: UInt64
+    package var device: UInt64
 
     /// The member names, written and read from this one list.
     enum Key {
@@ -60,7 +60,7 @@ public struct JournalEntry: Sendable, Equatable {
         static let end = "end", intents = "intents"
     }
 
-    public init(n: Int, directory: [UInt8], from: [UInt8], to: [UInt8], file: FileStatus) {
+    package init(n: Int, directory: [UInt8], from: [UInt8], to: [UInt8], file: FileStatus) {
         self.n = n
         self.directory = directory
         self.from = from
@@ -105,16 +105,16 @@ public struct JournalEntry: Sendable, Equatable {
 }
 
 /// The first line of a journal.
-public struct JournalHeader: Sendable, Equatable {
-    public static let currentVersion = 3
-    public var version = JournalHeader.currentVersion
+package struct JournalHeader: Sendable, Equatable {
+    package static let currentVersion = 3
+    package var version = JournalHeader.currentVersion
     /// Random, in hex: every later line's signature covers it, so lines cannot move between journals.
-    public var id: [UInt8]
-    public var roots: [[UInt8]]
-    public var argv: [String]
-    public var uid: UInt32
+    package var id: [UInt8]
+    package var roots: [[UInt8]]
+    package var argv: [String]
+    package var uid: UInt32
 
-    public init(roots: [[UInt8]], argv: [String]) {
+    package init(roots: [[UInt8]], argv: [String]) {
         self.roots = roots
         self.argv = argv
         uid = UInt32(geteuid())
@@ -160,7 +160,7 @@ public struct JournalHeader: Sendable, Equatable {
     }
 }
 
-public enum JournalError: Error, Sendable, CustomStringConvertible {
+package enum JournalError: Error, Sendable, CustomStringConvertible {
     case cannotCreate([UInt8], Errno)
     case writeFailed([UInt8], Errno)
     case cannotRead([UInt8], Errno)
@@ -175,7 +175,7 @@ public enum JournalError: Error, Sendable, CustomStringConvertible {
     case notARegularFile([UInt8])
     case noJournal([UInt8])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotCreate(let p, let e): return "cannot create journal \(Path.display(p)): \(e)"
         case .writeFailed(let p, let e): return "cannot write journal \(Path.display(p)): \(e)"
@@ -204,14 +204,14 @@ public enum JournalError: Error, Sendable, CustomStringConvertible {
 /// directory (`$XDG_STATE_HOME/imgsniff/`, else `~/.local/state/imgsniff/`), mode 0600, made on
 /// first use. A journal signed under another key (another user, another machine, a key removed)
 /// is refused.
-public struct JournalKey: Sendable {
+package struct JournalKey: Sendable {
     let bytes: [UInt8]
-    public let path: [UInt8]
+    package let path: [UInt8]
 
     static let fileName = Array("journal.key".utf8)
 
     /// The key, made now if there is none.
-    public static func loadOrCreate(in directory: [UInt8]? = nil) throws(JournalError) -> JournalKey {
+    package static func loadOrCreate(in directory: [UInt8]? = nil) throws(JournalError) -> JournalKey {
         guard let dir = directory ?? JournalWriter.defaultDirectory() else {
             throw .noKey("no state directory to keep it in (set XDG_STATE_HOME or HOME to an absolute path)")
         }
@@ -232,7 +232,7 @@ public struct JournalKey: Sendable {
     }
 
     /// The existing key (for undo).
-    public static func load(in directory: [UInt8]? = nil) throws(JournalError) -> JournalKey {
+    package static func load(in directory: [UInt8]? = nil) throws(JournalError) -> JournalKey {
         guard let dir = directory ?? JournalWriter.defaultDirectory() else {
             throw .noKey("no state directory (set XDG_STATE_HOME or HOME to an absolute path)")
         }
@@ -288,15 +288,15 @@ public struct JournalKey: Sendable {
 
 /// Appends to a new journal, signing every line. A failed or short write stops the run: `append`
 /// throws, and nothing is renamed whose intent is not on disk.
-public final class JournalWriter {
-    public let path: [UInt8]
+package final class JournalWriter {
+    package let path: [UInt8]
     private let fd: FileDescriptor
     private let key: JournalKey
     private let id: [UInt8]
 
     /// Creates the journal (never replacing a file: `O_EXCL`, `O_NOFOLLOW`), writes and syncs the
     /// signed header, and syncs the directory that holds it.
-    public init(path: [UInt8], header: JournalHeader, key: JournalKey) throws(JournalError) {
+    package init(path: [UInt8], header: JournalHeader, key: JournalKey) throws(JournalError) {
         self.path = path
         self.key = key
         id = header.id
@@ -316,7 +316,7 @@ public final class JournalWriter {
     deinit { fd.close() }
 
     /// Signs and writes JSON object lines (one write), then flushes them to disk when `sync`.
-    public func append(_ objects: [[UInt8]], sync: Bool) throws(JournalError) {
+    package func append(_ objects: [[UInt8]], sync: Bool) throws(JournalError) {
         try write(objects.map { key.sign($0, scope: id) }, sync: sync)
     }
 
@@ -336,12 +336,12 @@ public final class JournalWriter {
     }
 
     /// Records that renames happened (advice only).
-    public func done(_ numbers: [Int]) throws(JournalError) {
+    package func done(_ numbers: [Int]) throws(JournalError) {
         try append(numbers.map { Array("{\"\(JournalEntry.Key.done)\":\($0)}".utf8) }, sync: false)
     }
 
     /// Records that a rename did not happen, and why (advice only).
-    public func failed(_ n: Int, reason: String) throws(JournalError) {
+    package func failed(_ n: Int, reason: String) throws(JournalError) {
         var line: [UInt8] = Array("{\"\(JournalEntry.Key.failed)\":\(n),\"\(JournalEntry.Key.reason)\":".utf8)
         JSON.appendString(reason, to: &line)
         line.append(UInt8(ascii: "}"))
@@ -349,13 +349,13 @@ public final class JournalWriter {
     }
 
     /// Closes the record of a run that ended: `intents` intents were written.
-    public func end(intents: Int) throws(JournalError) {
+    package func end(intents: Int) throws(JournalError) {
         try append([Array("{\"\(JournalEntry.Key.end)\":true,\"\(JournalEntry.Key.intents)\":\(intents)}".utf8)], sync: true)
     }
 
     /// Where journals go when `--journal` is not given: `$XDG_STATE_HOME/imgsniff/`, else
     /// `~/.local/state/imgsniff/` (created with mode 0700).
-    public static func defaultDirectory() -> [UInt8]? {
+    package static func defaultDirectory() -> [UInt8]? {
         var base: String
         if let xdg = Environment.value("XDG_STATE_HOME"), xdg.hasPrefix("/") {
             base = xdg
@@ -379,7 +379,7 @@ public final class JournalWriter {
 
     /// A new journal's path: `rename-YYYYMMDD-HHMMSS-PID.jsonl` (local time) in the default
     /// directory, or in the working directory when there is none.
-    public static func defaultPath() -> [UInt8] {
+    package static func defaultPath() -> [UInt8] {
         let name = Array("rename-\(Clock.format("%Y%m%d-%H%M%S", utc: false))-\(getpid()).jsonl".utf8)
         // No state directory: the working directory, said as such in any message.
         guard let directory = defaultDirectory() else { return Array("./".utf8) + name }
@@ -387,7 +387,7 @@ public final class JournalWriter {
     }
 
     /// The newest journal in the default directory (`--undo last`).
-    public static func newest() throws(JournalError) -> [UInt8] {
+    package static func newest() throws(JournalError) -> [UInt8] {
         guard let directory = defaultDirectory() else {
             throw .noJournal(Array("the state directory (neither XDG_STATE_HOME nor HOME is an absolute path one can write under)".utf8))
         }
@@ -409,7 +409,7 @@ public final class JournalWriter {
 }
 
 /// One line of a journal, as read back.
-public enum JournalRecord: Sendable, Equatable {
+package enum JournalRecord: Sendable, Equatable {
     case intent(JournalEntry)
     case done(Int)
     case failed(Int)
@@ -419,24 +419,24 @@ public enum JournalRecord: Sendable, Equatable {
 
 /// A journal, checked and read back from its end: its size does not matter (a block at a time,
 /// never the whole file in memory).
-public struct JournalReader {
-    public let path: [UInt8]
-    public let header: JournalHeader
+package struct JournalReader {
+    package let path: [UInt8]
+    package let header: JournalHeader
     /// Lines in the file (the header is line 1).
-    public let lineCount: Int
+    package let lineCount: Int
     /// Whether lines are checked against the key (false only for an unsigned journal accepted as such).
-    public let signed: Bool
+    package let signed: Bool
     private let key: JournalKey?
     private let size: Int
 
     /// The longest line taken (a longer one is damaged).
-    public static let maxLine = 1 << 20
+    package static let maxLine = 1 << 20
     static let block = 1 << 16
 
     /// Opens a journal: it must be a regular file owned by the effective user and not writable
     /// by group or others; its header must be signed under `key` (or, for versions 1 and 2 with
     /// `acceptUnsigned`, unsigned).
-    public init(path: [UInt8], key: JournalKey?, acceptUnsigned: Bool = false) throws(JournalError) {
+    package init(path: [UInt8], key: JournalKey?, acceptUnsigned: Bool = false) throws(JournalError) {
         self.path = path
         let fd: FileDescriptor
         do throws(Errno) { fd = try FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) } catch {
@@ -513,7 +513,7 @@ public struct JournalReader {
     /// Calls `body` with each record from the last line to the second, and with the line number
     /// of each damaged line (one that does not parse, or whose signature fails: a complete record
     /// that starts inside it is recovered). `body` returns false to stop.
-    public func reversed(_ body: (JournalRecord?, _ damagedLine: Int?) -> Bool) throws(JournalError) {
+    package func reversed(_ body: (JournalRecord?, _ damagedLine: Int?) -> Bool) throws(JournalError) {
         let fd: FileDescriptor
         do throws(Errno) { fd = try FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) } catch {
             throw .cannotRead(path, error)
@@ -604,7 +604,7 @@ public struct JournalReader {
 
 extension JournalReader {
     /// Every record and damaged line, first to last (for small journals: tests, tools).
-    public func all() throws(JournalError) -> (records: [JournalRecord], damagedLines: [Int]) {
+    package func all() throws(JournalError) -> (records: [JournalRecord], damagedLines: [Int]) {
         var records: [JournalRecord] = []
         var damaged: [Int] = []
         try reversed { record, line in

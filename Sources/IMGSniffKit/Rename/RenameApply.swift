@@ -15,13 +15,13 @@ import CSystemShim
 /// Test hooks, for the crash tests (environment variables; not for users):
 ///   IMGSNIFF_RENAME_DELAY_US=N    sleep N microseconds before each rename;
 ///   IMGSNIFF_RENAME_FORCE_LINK=1  use the link + unlink fallback instead of renameat2.
-public struct RenameHooks: Sendable {
-    public var delayMicroseconds: UInt32 = 0
-    public var forceLink = false
+package struct RenameHooks: Sendable {
+    package var delayMicroseconds: UInt32 = 0
+    package var forceLink = false
 
-    public init() {}
+    package init() {}
 
-    public static func fromEnvironment() -> RenameHooks {
+    package static func fromEnvironment() -> RenameHooks {
         var hooks = RenameHooks()
         hooks.delayMicroseconds = Environment.value("IMGSNIFF_RENAME_DELAY_US").flatMap { UInt32($0) } ?? 0
         hooks.forceLink = Environment.value("IMGSNIFF_RENAME_FORCE_LINK") == "1"
@@ -105,30 +105,30 @@ final class DirectoryCache {
 }
 
 /// Applies a plan.
-public struct RenameApplier {
+package struct RenameApplier {
     /// Renames per journal sync.
-    public var batchSize = 512
+    package var batchSize = 512
     /// Directories held open at once (a batch ends early when its next file needs one more).
-    public var openDirectoryLimit = 64
-    public var hooks = RenameHooks()
+    package var openDirectoryLimit = 64
+    package var hooks = RenameHooks()
     /// Called once, with the journal's path, before the first rename.
-    public var journalCreated: ([UInt8]) -> Void = { _ in }
+    package var journalCreated: ([UInt8]) -> Void = { _ in }
     /// Called with the number of renames done so far.
-    public var progress: (Int) -> Void = { _ in }
+    package var progress: (Int) -> Void = { _ in }
 
-    public init() {}
+    package init() {}
 
     /// What applying did.
-    public struct Result {
-        public var journal: [UInt8]?
+    package struct Result {
+        package var journal: [UInt8]?
         /// The journal could not be created or written: the run stopped there.
-        public var journalFailure: JournalError?
-        public var interrupted = false
-        public var renamed = 0
+        package var journalFailure: JournalError?
+        package var interrupted = false
+        package var renamed = 0
     }
 
     /// Renames the plan's `.rename` items (turning them into `.renamed`, `.skip` or `.error`).
-    public func apply(_ items: inout [RenamePlanItem], order: [Int], journalPath: () -> [UInt8], header: JournalHeader) -> Result {
+    package func apply(_ items: inout [RenamePlanItem], order: [Int], journalPath: () -> [UInt8], header: JournalHeader) -> Result {
         var result = Result()
         let cache = DirectoryCache(limit: openDirectoryLimit)
         var journal: JournalWriter?

@@ -4,28 +4,28 @@ import ImageSniffScan
 // The rename plan's vocabulary: the policy, what happens to each file and why.
 
 /// The choices that shape a rename plan.
-public struct RenamePolicy: Sendable {
+package struct RenamePolicy: Sendable {
     /// Replace extensions that name another known type than the content.
-    public var fix = false
+    package var fix = false
     /// Rename files whose content is not an image too (text, archives, documents, media).
-    public var allTypes = false
+    package var allTypes = false
     /// The least confidence a detection needs: `conclusive` by default; `family` also takes
     /// family answers (a TIFF whose maker could not be told gets `.tiff`); `likely` also takes
     /// heuristic and hinted answers (TGA by its size, MP3 by its frames).
-    public var minimumConfidence: Detection.Confidence = .conclusive
+    package var minimumConfidence: Detection.Confidence = .conclusive
     /// Rename files whose detection says the data ended before its checks were done (a file cut
     /// short, or one that only starts like a format). Off by default.
-    public var includeTruncated = false
+    package var includeTruncated = false
     /// The case of the extensions written: upper, lower, or (nil) as the extension replaced is
     /// written (`SCAN.JPG` -> `SCAN.PNG`), else lower.
-    public var upperCase: Bool?
-    public var suffixOnConflict = false
+    package var upperCase: Bool?
+    package var suffixOnConflict = false
 
-    public init() {}
+    package init() {}
 }
 
 /// Why a file gets a new name.
-public enum RenameReason: Sendable, Hashable {
+package enum RenameReason: Sendable, Hashable {
     /// It has no extension.
     case noExtension
     /// Its extension names a known type the content is not (`--fix`).
@@ -35,7 +35,7 @@ public enum RenameReason: Sendable, Hashable {
 }
 
 /// Why a file keeps its name.
-public enum KeepReason: Sendable, Hashable {
+package enum KeepReason: Sendable, Hashable {
     /// The extension names the content's type, a supertype or its family (`.JPG`, `.tif` on NEF).
     case extensionFits(String)
     /// Nothing recognised the content (or the file is empty).
@@ -61,7 +61,7 @@ public enum KeepReason: Sendable, Hashable {
 }
 
 /// Why a file cannot or must not be renamed.
-public enum SkipReason: Sendable, Hashable {
+package enum SkipReason: Sendable, Hashable {
     /// The new name exists, or another file of the plan would get it.
     case conflict(String)
     /// A FIFO, socket or device (never opened), or a symbolic link (never renamed or followed).
@@ -82,7 +82,7 @@ public enum SkipReason: Sendable, Hashable {
 }
 
 /// Why a file could not be examined or renamed.
-public enum RenameProblem: Sendable, Hashable {
+package enum RenameProblem: Sendable, Hashable {
     case walk(WalkError)
     case file(FileError)
     case system(Errno)
@@ -97,7 +97,7 @@ public enum RenameProblem: Sendable, Hashable {
     /// The file under the new name was not the planned one (swapped in between).
     case replaced(renamedBack: Bool)
 
-    public var message: String {
+    package var message: String {
         switch self {
         case .walk(let e): return e.description
         case .file(let e): return e.description
@@ -115,7 +115,7 @@ public enum RenameProblem: Sendable, Hashable {
     }
 
     /// A stable name for machines.
-    public var code: String {
+    package var code: String {
         switch self {
         case .walk(let e): return e.code
         case .file(let e): return Errno(e.code == 0 ? EIO : e.code).name
@@ -131,7 +131,7 @@ public enum RenameProblem: Sendable, Hashable {
 }
 
 /// What happens to one file.
-public enum RenameDisposition: Sendable, Hashable {
+package enum RenameDisposition: Sendable, Hashable {
     /// To be given `to` (with `suffixed`, a suffix was added to avoid a conflict).
     case rename(to: [UInt8], reason: RenameReason, suffixed: Bool)
     /// Renamed to `to` (after `--apply`), for `reason`.
@@ -142,7 +142,7 @@ public enum RenameDisposition: Sendable, Hashable {
     case error(RenameProblem)
 
     /// The action's name in records and tables: rename, renamed, keep, skip, error.
-    public var action: String {
+    package var action: String {
         switch self {
         case .rename: return "rename"
         case .renamed: return "renamed"
@@ -154,9 +154,9 @@ public enum RenameDisposition: Sendable, Hashable {
 }
 
 /// A directory's identity, so a plan is applied to the directory it was made for.
-public struct DirectoryIdentity: Sendable, Hashable {
-    public let device: UInt64
-    public let inode: UInt64
+package struct DirectoryIdentity: Sendable, Hashable {
+    package let device: UInt64
+    package let inode: UInt64
 }
 
 /// A name in a directory: a name planned once, a name a batch of renames frees.
@@ -166,20 +166,20 @@ struct NameInDirectory: Hashable {
 }
 
 /// One file's line in the plan, and after `--apply` its outcome.
-public struct RenamePlanItem: Sendable {
+package struct RenamePlanItem: Sendable {
     /// The path as walked.
-    public let path: [UInt8]
+    package let path: [UInt8]
     /// Its directory, as a path the directory can be reopened by, and its name there.
-    public let directoryPath: [UInt8]
-    public let name: [UInt8]
-    public var directory: DirectoryIdentity?
+    package let directoryPath: [UInt8]
+    package let name: [UInt8]
+    package var directory: DirectoryIdentity?
     /// The file's status when planned.
-    public var file: FileStatus?
-    public var detection: Detection?
-    public var disposition: RenameDisposition
+    package var file: FileStatus?
+    package var detection: Detection?
+    package var disposition: RenameDisposition
 
     /// The new name, while planned or once renamed.
-    public var target: [UInt8]? {
+    package var target: [UInt8]? {
         switch disposition {
         case .rename(let to, _, _), .renamed(let to, _): return to
         default: return nil
@@ -187,11 +187,11 @@ public struct RenamePlanItem: Sendable {
     }
 
     /// The new path (the walked path with its last component replaced).
-    public var targetPath: [UInt8]? {
+    package var targetPath: [UInt8]? {
         target.map { Array(path.dropLast(name.count)) + $0 }
     }
 
-    public var isError: Bool { if case .error = disposition { return true } else { return false } }
+    package var isError: Bool { if case .error = disposition { return true } else { return false } }
 
     static func describe(_ reason: RenameReason, _ what: String) -> String {
         switch reason {
@@ -202,7 +202,7 @@ public struct RenamePlanItem: Sendable {
     }
 
     /// Why, in words.
-    public var reason: String {
+    package var reason: String {
         let what = detection.map { d in d.type.identifier + (d.confidence == .conclusive ? "" : " (\(d.confidence.rawValue))") } ?? ""
         switch disposition {
         case .rename(_, let reason, let suffixed):

@@ -2,22 +2,22 @@ import ImageSniff
 import ImageSniffScan
 
 /// Builds a plan from walk entries: `add` each, then `finish()`.
-public struct RenamePlanner {
-    public let policy: RenamePolicy
-    public private(set) var items: [RenamePlanItem] = []
+package struct RenamePlanner {
+    package let policy: RenamePolicy
+    package private(set) var items: [RenamePlanItem] = []
     /// The renames (indices into `items`) in the order they must happen: one that takes a name
     /// another frees comes after it.
-    public private(set) var order: [Int] = []
+    package private(set) var order: [Int] = []
     private let sniffer = FileSniffer()
     private var seen: Set<NameInDirectory> = []
     /// Per directory: the version-control directory it lies in, if any.
     private var versionControl: [DirectoryIdentity: String?] = [:]
 
 
-    public init(policy: RenamePolicy) { self.policy = policy }
+    package init(policy: RenamePolicy) { self.policy = policy }
 
     /// Plans one entry of the walk.
-    public mutating func add(_ entry: WalkEntry) {
+    package mutating func add(_ entry: WalkEntry) {
         var (directoryPath, name) = entry.parent != nil
             ? (Array(entry.path.dropLast(entry.name.count)), entry.name)
             : Path.split(entry.path)
@@ -110,7 +110,7 @@ public struct RenamePlanner {
     /// Finds conflicts (targets that exist and are not freed by the plan itself, targets two files
     /// share), suffixes or skips them, and orders the renames so that one that takes a name
     /// another frees comes after it. Linear in the number of files.
-    public mutating func finish() {
+    package mutating func finish() {
         var groups: [DirectoryIdentity: [Int]] = [:]
         var order: [DirectoryIdentity] = []
         for (i, item) in items.enumerated() where item.target != nil {

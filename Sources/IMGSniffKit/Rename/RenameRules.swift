@@ -2,10 +2,10 @@ import ImageSniff
 import ImageSniffScan
 
 /// The rules that decide one file, from its name and what detection said.
-public enum RenameRules {
+package enum RenameRules {
     /// The extension of a name: its final `.xyz` (not a leading dot) when it looks like one: 1 to
     /// 16 ASCII letters, digits, `_` or `-`, at least one a letter ("report.2024" has none).
-    public static func fileExtension(of name: [UInt8]) -> (dot: Int, text: String)? {
+    package static func fileExtension(of name: [UInt8]) -> (dot: Int, text: String)? {
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0, dot + 1 < name.count else { return nil }
         let bytes = name[(dot + 1)...]
         guard bytes.count <= 16, bytes.contains(where: { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) else { return nil }
@@ -18,7 +18,7 @@ public enum RenameRules {
 
     /// Whether an extension fits the detection: `Detection.extensionFits(_:)`, the rule
     /// `scan --mismatches` uses too.
-    public static func extensionFits(_ ext: String, _ detection: Detection) -> Bool {
+    package static func extensionFits(_ ext: String, _ detection: Detection) -> Bool {
         detection.extensionFits(ext) == true
     }
 
@@ -38,11 +38,11 @@ public enum RenameRules {
     }
 
     /// Directories whose files are named by their tools, never by their content.
-    public static let versionControlDirectories: Set<[UInt8]> = Set([".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", "CVS"].map { Array($0.utf8) })
+    package static let versionControlDirectories: Set<[UInt8]> = Set([".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", "CVS"].map { Array($0.utf8) })
 
     /// The first version-control directory among a path's components (not its last), if any:
     /// one of `versionControlDirectories`, or a bare Git repository (`name.git`).
-    public static func versionControlDirectory(in path: [UInt8]) -> String? {
+    package static func versionControlDirectory(in path: [UInt8]) -> String? {
         let components = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
         for component in components.dropLast() {
             let bare = component.count > 4 && component.suffix(4).elementsEqual(".git".utf8)
@@ -61,7 +61,7 @@ public enum RenameRules {
     /// Names that are not a stem and an extension, though they may hold one: an editor's backup
     /// (`x.png~`, `#x#`), a download's or a rotation's copy (`x.jpg.1`), a name ending in a dot or
     /// a space, a hidden name that is a known extension (`.jpg`).
-    public static func isBackupName(_ name: [UInt8]) -> Bool {
+    package static func isBackupName(_ name: [UInt8]) -> Bool {
         guard let last = name.last else { return false }
         if last == UInt8(ascii: "~") || last == UInt8(ascii: ".") || last == UInt8(ascii: " ") { return true }
         if name.count > 2, name.first == UInt8(ascii: "#"), last == UInt8(ascii: "#") { return true }
@@ -89,12 +89,12 @@ public enum RenameRules {
     ].map { Array($0.utf8) })
 
     /// Whether `--all-types` leaves a non-image alone for its name or its mode.
-    public static func isConventionallyUnextended(_ name: [UInt8], permissions: UInt32) -> Bool {
+    package static func isConventionallyUnextended(_ name: [UInt8], permissions: UInt32) -> Bool {
         permissions & 0o111 != 0 || conventionalNames.contains(RenamePlanner.folded(name))
     }
 
     /// What the rules say for one name and detection.
-    public static func decide(name: [UInt8], detection: Detection, policy: RenamePolicy) -> RenameDisposition {
+    package static func decide(name: [UInt8], detection: Detection, policy: RenamePolicy) -> RenameDisposition {
         let type = detection.type
         if detection.isUnknown || type == .data { return .keep(.unknownContent) }
         if isBackupName(name) { return .keep(.backupName) }

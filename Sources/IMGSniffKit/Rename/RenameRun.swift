@@ -2,27 +2,27 @@ import ImageSniff
 import ImageSniffScan
 
 /// Output formats of `rename`.
-public enum RenameFormat: String, Sendable, CaseIterable {
+package enum RenameFormat: String, Sendable, CaseIterable {
     case table, ndjson
 }
 
 /// Everything `imgsniff rename` was asked to do.
-public struct RenameOptions: Sendable {
-    public var operands: [[UInt8]] = []
-    public var filesFrom: [UInt8]?
-    public var nulSeparated = false
-    public var walk = WalkOptions()
-    public var policy = RenamePolicy()
-    public var apply = false
-    public var journal: [UInt8]?
-    public var argv: [String] = []
-    public var format: RenameFormat = .ndjson
-    public var palette = Palette.plain
-    public var width: Int?
-    public var progress = false
-    public var hooks = RenameHooks()
+package struct RenameOptions: Sendable {
+    package var operands: [[UInt8]] = []
+    package var filesFrom: [UInt8]?
+    package var nulSeparated = false
+    package var walk = WalkOptions()
+    package var policy = RenamePolicy()
+    package var apply = false
+    package var journal: [UInt8]?
+    package var argv: [String] = []
+    package var format: RenameFormat = .ndjson
+    package var palette = Palette.plain
+    package var width: Int?
+    package var progress = false
+    package var hooks = RenameHooks()
 
-    public init() {}
+    package init() {}
 }
 
 /// The rename of one command line: walk, plan, apply, report. Also `--undo`.
@@ -31,8 +31,8 @@ public struct RenameOptions: Sendable {
 /// reported, not errors: nothing went wrong and nothing was overwritten); 1 when some file could
 /// not be read or renamed, or some undo was refused; 2 when the journal or the output could not
 /// be written, or the file list could not be read; 130 when interrupted.
-public enum RenameRun {
-    public static func run(_ options: RenameOptions, output: OutputStream = OutputStream()) -> Int32 {
+package enum RenameRun {
+    package static func run(_ options: RenameOptions, output: OutputStream = OutputStream()) -> Int32 {
         var source: FilesFromSource?
         if let list = options.filesFrom {
             do throws(Errno) { source = try FilesFromSource(path: list, nulSeparated: options.nulSeparated) } catch {
@@ -173,7 +173,7 @@ public enum RenameRun {
     /// reported as it goes. Exit 0 when everything it records is back and the record is whole; 1
     /// when some entry was refused or left a second name, a line was damaged (an intent in it is
     /// lost), or the journal has no end record (its run was killed, or it was cut short).
-    public static func undo(journal: [UInt8], format: RenameFormat, acceptUnsigned: Bool = false, width: Int? = nil,
+    package static func undo(journal: [UInt8], format: RenameFormat, acceptUnsigned: Bool = false, width: Int? = nil,
                             palette: Palette = .plain, hooks: RenameHooks = RenameHooks(),
                             output: OutputStream = OutputStream()) -> Int32 {
         let reader: JournalReader
@@ -253,7 +253,7 @@ public enum RenameRun {
 }
 
 /// A word as a POSIX shell reads it: as it is when safe, else in single quotes.
-public func shellQuoted(_ s: String) -> String {
+package func shellQuoted(_ s: String) -> String {
     let safe = s.utf8.allSatisfy { b in
         (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || "/._-+:=,@%".utf8.contains(b)
     }

@@ -1,7 +1,7 @@
 import ImageSniffScan
 /// What undo did with one journal entry.
-public struct UndoOutcome: Sendable {
-    public enum Status: String, Sendable {
+package struct UndoOutcome: Sendable {
+    package enum Status: String, Sendable {
         /// Renamed back.
         case undone = "undo"
         /// The file is under its old name already, after a rename that happened.
@@ -15,42 +15,42 @@ public struct UndoOutcome: Sendable {
         /// one undo may carry out.
         case refused = "refuse"
     }
-    public let entry: JournalEntry
-    public let status: Status
-    public let reason: String
+    package let entry: JournalEntry
+    package let status: Status
+    package let reason: String
 }
 
 /// What an undo did, counted; the entries it could not restore are the outcomes `refused` and
 /// `leftoverLink`, and the numbers in `lost`.
-public struct UndoSummary: Sendable {
-    public var counts: [UndoOutcome.Status: Int] = [:]
+package struct UndoSummary: Sendable {
+    package var counts: [UndoOutcome.Status: Int] = [:]
     /// Intents whose line was damaged (numbered by a later line, unreadable): not undone.
-    public var lost: [ClosedRange<Int>] = []
+    package var lost: [ClosedRange<Int>] = []
     /// Damaged lines (the first 100) and how many there were.
-    public var damagedLines: [Int] = []
-    public var damagedCount = 0
+    package var damagedLines: [Int] = []
+    package var damagedCount = 0
     /// Whether the journal ends with its run's end record (else the run was killed, or the
     /// journal was cut short: renames after its last intent may not be recorded).
-    public var ended = false
+    package var ended = false
     /// The highest intent number recorded.
-    public var lastIntent = 0
+    package var lastIntent = 0
 
-    public var lostCount: Int { lost.reduce(0) { $0 + $1.count } }
+    package var lostCount: Int { lost.reduce(0) { $0 + $1.count } }
 
     /// Whether everything recorded is back and the record is whole (ended, undamaged).
-    public var isComplete: Bool {
+    package var isComplete: Bool {
         ended && damagedCount == 0 && lost.isEmpty && (counts[.refused] ?? 0) == 0 && (counts[.leftoverLink] ?? 0) == 0
     }
 }
 
 /// Reverting a journal, last rename first, read from the journal's end a block at a time. Safe to
 /// run again; never overwrites anything, never removes a name.
-public enum RenameUndo {
+package enum RenameUndo {
     /// Directories held open at once.
     static let openDirectoryLimit = 32
 
     /// Undoes `journal`, handing each outcome to `emit` as it happens (false stops).
-    public static func undo(_ journal: JournalReader, hooks: RenameHooks = RenameHooks(),
+    package static func undo(_ journal: JournalReader, hooks: RenameHooks = RenameHooks(),
                             emit: (UndoOutcome) -> Bool) throws(JournalError) -> UndoSummary {
         var summary = UndoSummary()
         let directories = DirectoryLRU(limit: openDirectoryLimit)

@@ -3,17 +3,17 @@ import ImageSniffMagic
 import ImageSniffScan
 
 /// `scan --cross-check`: libmagic's answer beside ours, one handle per worker thread.
-public final class MagicCrossChecker: CrossChecker {
+package final class MagicCrossChecker: CrossChecker {
     private var magic: Result<Magic, MagicError>?
 
-    public init() {}
+    package init() {}
 
     /// Makes one per worker (a libmagic handle is not shared between threads).
-    public static let factory: @Sendable () -> any CrossChecker = { MagicCrossChecker() }
+    package static let factory: @Sendable () -> any CrossChecker = { MagicCrossChecker() }
 
     /// libmagic's answer for the entry, reading the file the way detection did (`O_NOFOLLOW`
     /// unless following links, `O_NONBLOCK`, checked regular before reading).
-    public func check(_ entry: WalkEntry, ours: ImageType, bytes: [UInt8]?) -> CrossCheckAnnotation {
+    package func check(_ entry: WalkEntry, ours: ImageType, bytes: [UInt8]?) -> CrossCheckAnnotation {
         let handle: Magic
         switch magic {
         case .success(let m): handle = m
@@ -54,8 +54,8 @@ public final class MagicCrossChecker: CrossChecker {
 
 /// Whether `--cross-check` can run: libmagic's database loads (a missing or broken one fails the
 /// scan at once with libmagic's message, rather than every record).
-public enum CrossCheckSetup {
-    public static func check() -> String? {
+package enum CrossCheckSetup {
+    package static func check() -> String? {
         do throws(MagicError) { _ = try Magic() } catch { return error.message }
         return nil
     }

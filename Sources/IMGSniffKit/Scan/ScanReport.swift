@@ -4,27 +4,27 @@ import ImageSniffMagic
 
 /// Counts per type, unknowns, mismatches and errors: the table's closing summary and
 /// `scan --summary`.
-public struct ScanSummary: Sendable {
+package struct ScanSummary: Sendable {
     /// Files scanned (named operands that do not exist are not counted).
-    public var scanned = 0
+    package var scanned = 0
     /// Records listed (those that passed the filters).
-    public var listed = 0
-    public var unknown = 0
-    public var empty = 0
+    package var listed = 0
+    package var unknown = 0
+    package var empty = 0
     /// Files that could not be read (the exit status is then 2).
-    public var errors = 0
+    package var errors = 0
     /// FIFOs, devices and sockets met inside directories: listed, never opened, not errors.
-    public var notRead = 0
-    public var mismatches = 0
+    package var notRead = 0
+    package var mismatches = 0
     /// Ctrl-C or SIGTERM stopped the scan before the end.
-    public var interrupted = false
-    public var perType: [ImageType: Int] = [:]
-    public var crossCheck = CrossCheckSummary()
+    package var interrupted = false
+    package var perType: [ImageType: Int] = [:]
+    package var crossCheck = CrossCheckSummary()
 
-    public init() {}
+    package init() {}
 
     /// Counts a listed record.
-    public mutating func count(_ r: ScanRecord) {
+    package mutating func count(_ r: ScanRecord) {
         listed += 1
         if let d = r.detection {
             if d.isUnknown {
@@ -54,7 +54,7 @@ public struct ScanSummary: Sendable {
     }
 
     /// The summary as lines of text.
-    public func lines(filtered: Bool) -> [String] {
+    package func lines(filtered: Bool) -> [String] {
         var out = ["\(listed) file\(listed == 1 ? "" : "s")" + (filtered && scanned != listed ? " listed (\(scanned) scanned)" : "")]
         var table = TextTable()
         for (type, n) in sortedTypes { table.append(["  \(n)", type.identifier, type.localizedDescription]) }
@@ -73,7 +73,7 @@ public struct ScanSummary: Sendable {
     }
 
     /// `scan --summary --format json`: one object.
-    public func json() -> [UInt8] {
+    package func json() -> [UInt8] {
         var object = JSONObjectWriter()
         object.integer("schemaVersion", 2)
         object.integer("scanned", scanned)
@@ -97,7 +97,7 @@ public struct ScanSummary: Sendable {
     }
 
     /// `scan --summary --format csv`: identifier and count per row.
-    public func csv() -> String {
+    package func csv() -> String {
         var out = CSV.row(["uti", "description", "count"])
         for (type, n) in sortedTypes { out += CSV.row([type.identifier, type.localizedDescription, String(n)]) }
         if unknown > 0 { out += CSV.row(["public.data", "unknown", String(unknown)]) }
@@ -110,12 +110,12 @@ public struct ScanSummary: Sendable {
 }
 
 /// The terminal table of `scan`.
-public struct ScanTable {
+package struct ScanTable {
     private var table: TextTable
     private let crossCheck: Bool
     private let properties: Bool
 
-    public init(crossCheck: Bool, properties: Bool = false) {
+    package init(crossCheck: Bool, properties: Bool = false) {
         self.crossCheck = crossCheck
         self.properties = properties
         var header = ["PATH", "TYPE", "IDENTIFIER", "EXT", "FLAGS"]
@@ -124,7 +124,7 @@ public struct ScanTable {
         table = TextTable(header: header, flexibleColumn: 0)
     }
 
-    public mutating func add(_ r: ScanRecord) {
+    package mutating func add(_ r: ScanRecord) {
         var cells = [r.displayPath]
         var styles: [Style?] = [nil]
         if let d = r.detection {
@@ -161,5 +161,5 @@ public struct ScanTable {
         table.append(cells, styles: styles)
     }
 
-    public func render(width: Int?, palette: Palette) -> String { table.render(width: width, palette: palette) }
+    package func render(width: Int?, palette: Palette) -> String { table.render(width: width, palette: palette) }
 }

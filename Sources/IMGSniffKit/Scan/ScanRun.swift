@@ -2,51 +2,51 @@ import ImageSniff
 import ImageSniffScan
 
 /// Everything `imgsniff scan` was asked to do.
-public struct ScanOptions: Sendable {
-    public var operands: [[UInt8]] = []
+package struct ScanOptions: Sendable {
+    package var operands: [[UInt8]] = []
     /// `--files-from` (a path, or "-"), and whether it is NUL-separated.
-    public var filesFrom: [UInt8]?
-    public var nulSeparated = false
-    public var walk = WalkOptions()
-    public var settings = ScanSettings()
-    public var format: ScanFormat = .ndjson
+    package var filesFrom: [UInt8]?
+    package var nulSeparated = false
+    package var walk = WalkOptions()
+    package var settings = ScanSettings()
+    package var format: ScanFormat = .ndjson
     /// Only the per-type counts (`--summary`).
-    public var summaryOnly = false
+    package var summaryOnly = false
     /// The raw paths of the listed records, NUL-terminated (`--print0`).
-    public var print0 = false
+    package var print0 = false
     /// No output: the exit status says whether anything matched (`--quiet`).
-    public var quiet = false
+    package var quiet = false
     /// The table's closing summary.
-    public var tableSummary = true
-    public var jobs = 1
-    public var palette = Palette.plain
+    package var tableSummary = true
+    package var jobs = 1
+    package var palette = Palette.plain
     /// The terminal's width, for the table.
-    public var width: Int?
-    public var progress = false
+    package var width: Int?
+    package var progress = false
 
-    public init() {}
+    package init() {}
 }
 
 /// Exit statuses, as grep and ripgrep have them.
-public enum ExitStatus {
+package enum ExitStatus {
     /// Something was listed (scan), or everything was done (rename).
-    public static let success: Int32 = 0
+    package static let success: Int32 = 0
     /// Nothing was listed (scan); some files were not renamed or an undo was refused (rename).
-    public static let noMatch: Int32 = 1
+    package static let noMatch: Int32 = 1
     /// An error: a file or directory could not be read, an operand does not exist, output failed.
-    public static let error: Int32 = 2
+    package static let error: Int32 = 2
     /// A command line that does not parse (EX_USAGE).
-    public static let usage: Int32 = 64
+    package static let usage: Int32 = 64
     /// Interrupted by a signal: 128 + its number.
-    public static func interrupted(_ signal: Int32) -> Int32 { 128 + signal }
+    package static func interrupted(_ signal: Int32) -> Int32 { 128 + signal }
 }
 
 /// The scan of one command line: the walk, the pool of workers, and one writer for the output
 /// mode (ScanOutput.swift). Every entry the walk yields becomes one `ScanItem` in walk order, and
 /// each writer is a view of that one ordered stream.
-public enum ScanRun {
+package enum ScanRun {
     /// Runs the scan, writing to `output`; returns the exit status.
-    public static func run(_ options: ScanOptions, output: OutputStream = OutputStream()) -> Int32 {
+    package static func run(_ options: ScanOptions, output: OutputStream = OutputStream()) -> Int32 {
         var options = options
         let budget: DescriptorBudget
         let jobs = ResourceLimits.workersWithinAddressSpace(options.jobs)

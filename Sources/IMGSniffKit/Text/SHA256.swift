@@ -3,13 +3,13 @@ import ImageSniffScan
 // no dependency: the journal needs a keyed hash, not a cryptography library.
 
 /// SHA-256 of a byte sequence, fed in pieces.
-public struct SHA256 {
+package struct SHA256 {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
     private var block: [UInt8] = []
     private var length: UInt64 = 0
 
-    public init() { block.reserveCapacity(64) }
+    package init() { block.reserveCapacity(64) }
 
     private static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
@@ -22,7 +22,7 @@ public struct SHA256 {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         for b in bytes {
             block.append(b)
             length &+= 1
@@ -34,7 +34,7 @@ public struct SHA256 {
     }
 
     /// The digest (the hash cannot be fed after this).
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bits = length &* 8
         block.append(0x80)
         if block.count > 56 {
@@ -78,7 +78,7 @@ public struct SHA256 {
     }
 
     /// The digest of `bytes`.
-    public static func hash<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    package static func hash<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var h = SHA256()
         h.update(bytes)
         return h.finalize()
@@ -86,8 +86,8 @@ public struct SHA256 {
 }
 
 /// HMAC-SHA-256.
-public enum HMAC {
-    public static func sha256<Bytes: Sequence>(key: [UInt8], _ message: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+package enum HMAC {
+    package static func sha256<Bytes: Sequence>(key: [UInt8], _ message: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var k = key.count > 64 ? SHA256.hash(key) : key
         k += [UInt8](repeating: 0, count: 64 - k.count)
         var inner = SHA256()
@@ -101,8 +101,8 @@ public enum HMAC {
 }
 
 /// Lower-case hexadecimal.
-public enum Hex {
-    public static func encode(_ bytes: [UInt8]) -> [UInt8] {
+package enum Hex {
+    package static func encode(_ bytes: [UInt8]) -> [UInt8] {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
@@ -114,7 +114,7 @@ public enum Hex {
     }
 
     /// Constant-time comparison of two byte strings of equal length (false when lengths differ).
-    public static func equal<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool where A.Element == UInt8, B.Element == UInt8 {
+    package static func equal<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool where A.Element == UInt8, B.Element == UInt8 {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for (x, y) in zip(a, b) { difference |= x ^ y }

@@ -1,29 +1,29 @@
 import ImageSniffScan
 /// Columns aligned for a terminal: every table the command prints (scan, rename, undo, types,
 /// summaries) goes through this one type.
-public struct TextTable {
-    public var header: [String]?
-    public private(set) var rows: [[String]] = []
+package struct TextTable {
+    package var header: [String]?
+    package private(set) var rows: [[String]] = []
     private var rowStyles: [[Style?]] = []
     /// The column that gives way (truncated in the middle: `photos/…/IMG_0001`) when the table
     /// is wider than the terminal.
-    public var flexibleColumn: Int?
+    package var flexibleColumn: Int?
 
-    public init(header: [String]? = nil, flexibleColumn: Int? = nil) {
+    package init(header: [String]? = nil, flexibleColumn: Int? = nil) {
         self.header = header
         self.flexibleColumn = flexibleColumn
     }
 
     /// Adds a row; `styles` colours cells (by index) when the output is coloured.
-    public mutating func append(_ cells: [String], styles: [Style?] = []) {
+    package mutating func append(_ cells: [String], styles: [Style?] = []) {
         rows.append(cells.map(TextTable.printable))
         rowStyles.append(styles)
     }
 
-    public var isEmpty: Bool { rows.isEmpty }
+    package var isEmpty: Bool { rows.isEmpty }
 
     /// Control characters would break the layout: shown as `?` in tables only.
-    public static func printable(_ s: String) -> String {
+    package static func printable(_ s: String) -> String {
         replacingControls(in: s) { $0.value < 0x20 || $0.value == 0x7F }
     }
 
@@ -34,7 +34,7 @@ public struct TextTable {
     }
 
     /// `s` cut to `width` characters by replacing its middle with "…".
-    public static func truncatingMiddle(_ s: String, to width: Int) -> String {
+    package static func truncatingMiddle(_ s: String, to width: Int) -> String {
         guard s.count > width, width >= 3 else { return s.count > width ? String(s.prefix(width)) : s }
         let keep = width - 1
         let head = (keep + 1) / 2, tail = keep / 2
@@ -44,7 +44,7 @@ public struct TextTable {
     /// The table as text: columns two spaces apart, the last one unpadded, trailing spaces
     /// removed. With `width`, the flexible column shrinks (to no less than 12 characters) so that
     /// lines fit.
-    public func render(width: Int? = nil, palette: Palette = .plain) -> String {
+    package func render(width: Int? = nil, palette: Palette = .plain) -> String {
         let all = (header.map { [$0] } ?? []) + rows
         guard let columns = all.map(\.count).max(), columns > 0 else { return "" }
         var widths = [Int](repeating: 0, count: columns)
@@ -76,19 +76,19 @@ public struct TextTable {
 }
 
 /// What a cell means, for colour.
-public enum Style: Sendable {
+package enum Style: Sendable {
     case bold, image, other, unknown, error, warning
 }
 
 /// Colours for a terminal, or none.
-public struct Palette: Sendable {
-    public let enabled: Bool
+package struct Palette: Sendable {
+    package let enabled: Bool
 
-    public static let plain = Palette(enabled: false)
+    package static let plain = Palette(enabled: false)
 
-    public init(enabled: Bool) { self.enabled = enabled }
+    package init(enabled: Bool) { self.enabled = enabled }
 
-    public func paint(_ s: String, _ style: Style) -> String {
+    package func paint(_ s: String, _ style: Style) -> String {
         guard enabled else { return s }
         let code: String
         switch style {
@@ -105,11 +105,11 @@ public struct Palette: Sendable {
 
 /// When to colour: `--color auto|always|never`, with the conventions of NO_COLOR
 /// (https://no-color.org), CLICOLOR_FORCE and TERM=dumb.
-public enum ColorChoice: String, Sendable, CaseIterable {
+package enum ColorChoice: String, Sendable, CaseIterable {
     case auto, always, never
 
     /// Whether output to `fd` is coloured.
-    public func isEnabled(for fd: FileDescriptor = .standardOutput) -> Bool {
+    package func isEnabled(for fd: FileDescriptor = .standardOutput) -> Bool {
         switch self {
         case .always: return true
         case .never: return false

@@ -2,24 +2,24 @@
 /// before the walk starts: the walk's directories, one file per worker (two with libmagic), the
 /// standard streams and a `--files-from` list. At most `walkDirectories + reserved + jobs ×
 /// (1 or 2)`, whatever the size or depth of the tree: 54 + jobs for a plain scan.
-public struct DescriptorBudget: Sendable, Equatable {
+package struct DescriptorBudget: Sendable, Equatable {
     /// Workers (fewer than asked when the limit cannot give each its descriptors).
-    public let jobs: Int
+    package let jobs: Int
     /// Directory handles the walk and the work in flight may hold.
-    public let directories: Int
+    package let directories: Int
 
     /// Directory handles a walk holds at most when the limit allows.
-    public static let walkDirectories = 48
+    package static let walkDirectories = 48
     /// Standard streams, a `--files-from` list, the copy of a directory's descriptor its listing
     /// reads through, and a parent opened again on the way back to a directory closed earlier.
-    public static let reserved = 6
+    package static let reserved = 6
     /// The fewest directory handles a walk can work with: the current directory and one more.
-    public static let minimumDirectories = 2
+    package static let minimumDirectories = 2
 
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         case limitTooLow(limit: Int, needed: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .limitTooLow(let limit, let needed):
                 return "the open-file limit (ulimit -n) is \(limit); a scan needs at least \(needed)"
@@ -29,7 +29,7 @@ public struct DescriptorBudget: Sendable, Equatable {
 
     /// The budget under `limit` (the soft limit on open files, raised to the hard limit first
     /// when nil).
-    public static func plan(jobs: Int, crossCheck: Bool, limit: Int? = nil) -> Result<DescriptorBudget, Failure> {
+    package static func plan(jobs: Int, crossCheck: Bool, limit: Int? = nil) -> Result<DescriptorBudget, Failure> {
         let limit = limit ?? ResourceLimits.raiseOpenFileLimit()
         let perJob = crossCheck ? 2 : 1
         let available = limit - reserved

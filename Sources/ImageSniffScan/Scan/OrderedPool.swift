@@ -1,5 +1,5 @@
 /// What the producer of an `OrderedPool` run has next.
-public enum PoolInput<Job> {
+package enum PoolInput<Job> {
     case job(Job)
     /// Nothing until the next result comes back: work in flight holds resources the producer
     /// needs. (Only while something is in flight: the pool then waits for that result.)
@@ -15,7 +15,7 @@ public enum PoolInput<Job> {
 /// itself while that result is not ready. So `threads + 1` threads work, memory is bounded by
 /// the window, and a system that refuses threads (a process limit) still gets its work done on
 /// the calling thread.
-public enum OrderedPool {
+package enum OrderedPool {
     private struct State<Job, Output> {
         /// Jobs not yet taken, oldest first from `head`. A taken job's slot is emptied at once:
         /// the queue never keeps a job (and what it holds: entries, open directories) alive.
@@ -59,7 +59,7 @@ public enum OrderedPool {
     ///   - consume: each result, in order, on the calling thread.
     /// - Returns: how many worker threads started (none before a second job is there to share).
     @discardableResult
-    public static func run<Job: Sendable, Output: Sendable>(
+    package static func run<Job: Sendable, Output: Sendable>(
         threads: Int, window: Int,
         makeWorker: @escaping @Sendable () -> (Job) -> Output,
         next: () -> PoolInput<Job>,

@@ -17,17 +17,17 @@ import ImageSniff
 /// not be read has null detection fields, its problem in words as `description`, and
 /// `"error":{"code":…,"message":…}`. An NDJSON record ends with "\n", a CSV row with "\r\n"; a
 /// JSON record has no separator (`ScanOutput` adds it).
-public final class RecordEncoder {
-    public static let schemaVersion = 2
+package final class RecordEncoder {
+    package static let schemaVersion = 2
 
-    public static let csvColumns = ["path", "uti", "description", "mime", "preferredExtension", "extension", "isImage",
+    package static let csvColumns = ["path", "uti", "description", "mime", "preferredExtension", "extension", "isImage",
                                     "confidence", "animated", "completeness", "extensionMatches", "error", "pathBytes"]
-    public static let crossCheckColumns = ["libmagicMime", "libmagicDescription", "libmagicUti", "libmagicVerdict"]
-    public static let propertyColumns = ["width", "height", "bitDepth", "colorModel", "hasAlpha", "frameCount", "orientation",
+    package static let crossCheckColumns = ["libmagicMime", "libmagicDescription", "libmagicUti", "libmagicVerdict"]
+    package static let propertyColumns = ["width", "height", "bitDepth", "colorModel", "hasAlpha", "frameCount", "orientation",
                                          "hasGainMap", "hasICCProfile"]
 
     /// The CSV header for these options.
-    public static func csvHeader(crossCheck: Bool, properties: Bool) -> [String] {
+    package static func csvHeader(crossCheck: Bool, properties: Bool) -> [String] {
         csvColumns + (properties ? propertyColumns : []) + (crossCheck ? crossCheckColumns : [])
     }
 
@@ -40,7 +40,7 @@ public final class RecordEncoder {
     private static let slots = 257
     private var confidenceFragments: [[UInt8]] = []
 
-    public init(format: ScanFormat, crossCheck: Bool, properties: Bool = false) {
+    package init(format: ScanFormat, crossCheck: Bool, properties: Bool = false) {
         self.format = format
         self.crossCheck = crossCheck
         self.properties = properties
@@ -67,7 +67,7 @@ public final class RecordEncoder {
     }
 
     /// Appends the record `r` (nothing for the table format).
-    public func encode(_ r: ScanRecord, into out: inout [UInt8]) {
+    package func encode(_ r: ScanRecord, into out: inout [UInt8]) {
         switch format {
         case .ndjson:
             json(r, into: &out)
@@ -186,7 +186,7 @@ public final class RecordEncoder {
     }
 
     /// `{"code":…,"message":…}`: the one shape of an error in every record the command writes.
-    public static func appendJSONError(code: String, message: String, into out: inout [UInt8]) {
+    package static func appendJSONError(code: String, message: String, into out: inout [UInt8]) {
         out.append(static: "{\"code\":")
         JSON.appendString(code, to: &out)
         out.append(static: ",\"message\":")
@@ -300,9 +300,9 @@ public final class RecordEncoder {
 }
 
 /// RFC 4180 fields.
-public enum CSV {
+package enum CSV {
     /// Quoted when it holds a comma, quote, CR or LF; quotes doubled.
-    public static func field(_ s: String) -> String {
+    package static func field(_ s: String) -> String {
         guard s.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else { return s }
         var out = "\""
         for scalar in s.unicodeScalars {
@@ -312,5 +312,5 @@ public enum CSV {
     }
 
     /// A header or row.
-    public static func row(_ cells: [String]) -> String { cells.map(field).joined(separator: ",") + "\r\n" }
+    package static func row(_ cells: [String]) -> String { cells.map(field).joined(separator: ",") + "\r\n" }
 }

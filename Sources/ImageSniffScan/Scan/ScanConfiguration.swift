@@ -1,7 +1,7 @@
 import ImageSniff
 
 /// Output formats of `scan`.
-public enum ScanFormat: String, Sendable, CaseIterable {
+package enum ScanFormat: String, Sendable, CaseIterable {
     case table, ndjson, json, csv
 }
 
@@ -38,13 +38,13 @@ public struct ScanFilter: Sendable {
 }
 
 /// Everything a scan's workers need to turn a walk entry into a record.
-public struct ScanSettings: Sendable {
-    public var filter = ScanFilter()
+package struct ScanSettings: Sendable {
+    package var filter = ScanFilter()
     /// Use each file's extension as the detection hint (when the catalog knows it).
-    public var hintFromExtension = false
+    package var hintFromExtension = false
     /// The detection hint for every file (`--hint`): an identifier, extension or MIME type. With
     /// `hintFromExtension`, a file's known extension comes first.
-    public var hint: String?
+    package var hint: String?
 
     /// The hint for a file with this extension.
     func hint(forExtension fileExtension: String?) -> String? {
@@ -52,20 +52,20 @@ public struct ScanSettings: Sendable {
         return hint
     }
     /// Ask for a second opinion too (`--cross-check`), from what `makeCrossChecker` makes.
-    public var crossCheck = false
+    package var crossCheck = false
     /// Makes a worker's cross-checker (the command's is libmagic).
-    public var makeCrossChecker: (@Sendable () -> any CrossChecker)?
+    package var makeCrossChecker: (@Sendable () -> any CrossChecker)?
     /// Read each image's properties from its header (`--properties`).
-    public var properties = false
+    package var properties = false
     /// Check that each file is whole (`--verify`: `ReadBudget.verify`).
-    public var verify = false
+    package var verify = false
     /// Whether the workers read properties (asked for, or needed by `--min-pixels`).
-    public var readsProperties: Bool { properties || filter.minPixels != nil }
+    package var readsProperties: Bool { properties || filter.minPixels != nil }
     /// Encode records for this format on the workers (nil: records go to the main thread whole).
-    public var encoding: ScanFormat? = .ndjson
+    package var encoding: ScanFormat? = .ndjson
     /// Whether the output shows each listed record's error (the table does; `--summary`,
     /// `--print0` and `--quiet` do not, so their errors go to standard error).
-    public var recordsShowErrors = true
+    package var recordsShowErrors = true
 
-    public init() {}
+    package init() {}
 }

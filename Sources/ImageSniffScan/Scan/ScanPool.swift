@@ -3,12 +3,12 @@ import ImageSniff
 /// The walk through a pool of workers: batches of walk entries scanned on `jobs` threads (the
 /// calling one among them), each batch's result handed back in walk order. What `imgsniff scan`
 /// and `DirectoryScan` run.
-public enum ScanPool {
+package enum ScanPool {
     /// Entries per batch handed to a worker, at most.
-    public static let batchSize = 128
+    package static let batchSize = 128
     /// Entries in flight at most (in batches queued, being scanned, or waiting to be consumed):
     /// what bounds a scan's memory, whatever the number of files or jobs.
-    public static let entriesInFlight = 2048
+    package static let entriesInFlight = 2048
 
     /// Batches in flight and entries per batch for `jobs` workers: two batches a worker, smaller
     /// batches when many workers share `entriesInFlight`.
@@ -18,7 +18,7 @@ public enum ScanPool {
     }
 
     /// Runs the walk to its end, or until `consume` returns false.
-    public static func run(walker: Walker, jobs: Int, settings: ScanSettings, consume: (ScanBatchResult) -> Bool) {
+    package static func run(walker: Walker, jobs: Int, settings: ScanSettings, consume: (ScanBatchResult) -> Bool) {
         var walkEnded = false
         let (window, batchSize) = window(jobs: jobs)
         OrderedPool.run(

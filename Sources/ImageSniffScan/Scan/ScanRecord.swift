@@ -43,21 +43,21 @@ public enum ScanProblem: Sendable, Hashable {
 }
 
 /// A second opinion beside ours (`imgsniff scan --cross-check`: libmagic's), as records show it.
-public enum CrossCheckAnnotation: Sendable, Hashable {
+package enum CrossCheckAnnotation: Sendable, Hashable {
     case compared(CrossCheckFields)
     case failed(String)
 }
 
 /// What the second opinion said, and how it compares with ours.
-public struct CrossCheckFields: Sendable, Hashable {
-    public let mimeType: String
-    public let description: String
+package struct CrossCheckFields: Sendable, Hashable {
+    package let mimeType: String
+    package let description: String
     /// Its answer as a type, when it names one the catalog declares.
-    public let uti: String?
+    package let uti: String?
     /// How the answers compare (`agree`, `oursMoreSpecific`, ...).
-    public let verdict: String
+    package let verdict: String
 
-    public init(mimeType: String, description: String, uti: String?, verdict: String) {
+    package init(mimeType: String, description: String, uti: String?, verdict: String) {
         self.mimeType = mimeType
         self.description = description
         self.uti = uti
@@ -66,7 +66,7 @@ public struct CrossCheckFields: Sendable, Hashable {
 }
 
 /// Gives a second opinion on a file; made on each worker thread (`ScanSettings.makeCrossChecker`).
-public protocol CrossChecker: AnyObject {
+package protocol CrossChecker: AnyObject {
     func check(_ entry: WalkEntry, ours: ImageType, bytes: [UInt8]?) -> CrossCheckAnnotation
 }
 
@@ -83,7 +83,7 @@ public struct ScanRecord: Sendable {
     /// type (false), or is absent or unknown to the catalog (nil). See `MismatchRule`.
     public var extensionMatches: Bool?
     /// `scan --cross-check`.
-    public var crossCheck: CrossCheckAnnotation?
+    package var crossCheck: CrossCheckAnnotation?
     /// `scan --properties` (or `--min-pixels`): what the image's header says.
     public var properties: ImageProperties?
     /// Makes the exit status 2 (an unreadable file, a vanished one, an unreadable directory, a
@@ -114,11 +114,11 @@ public struct ScanRecord: Sendable {
 
 /// When a file's extension and its content agree: `Detection.extensionFits(_:)`, the rule
 /// `imgsniff rename` keeps names by too.
-public enum MismatchRule {
+package enum MismatchRule {
     /// nil when there is nothing to compare (no extension, one neither the catalog nor an alias
     /// knows, or unknown content); false when the extension names other types only; true when it
     /// fits (see `Detection.extensionFits(_:)`).
-    public static func extensionMatches(_ fileExtension: String?, detection: Detection) -> Bool? {
+    package static func extensionMatches(_ fileExtension: String?, detection: Detection) -> Bool? {
         fileExtension.flatMap { detection.extensionFits($0) }
     }
 }

@@ -3,33 +3,33 @@ import ImageSniff
 /// One walk entry's result, in walk order. The record is made with the entry's path before
 /// anything about the file is known, so every output mode shows each answer beside its own path:
 /// nothing downstream can shift it onto another file.
-public struct ScanItem: Sendable {
+package struct ScanItem: Sendable {
     /// What the scan says about the entry's path; nil for a note about a directory that was not
     /// entered (a pseudo-filesystem).
-    public var record: ScanRecord?
+    package var record: ScanRecord?
     /// The record's bytes in `ScanBatchResult.bytes`, when it was encoded there (an included
     /// record in a streaming format); empty otherwise.
-    public var encoded: Range<Int> = 0..<0
+    package var encoded: Range<Int> = 0..<0
     /// A line for standard error.
-    public var message: String?
+    package var message: String?
 }
 
 /// A worker's results for one batch of entries: one item per entry, in walk order.
-public struct ScanBatchResult: Sendable {
-    public var items: [ScanItem] = []
+package struct ScanBatchResult: Sendable {
+    package var items: [ScanItem] = []
     /// The included records, encoded one after the other (only when `ScanSettings.encoding` is set).
-    public var bytes: [UInt8] = []
+    package var bytes: [UInt8] = []
 }
 
 /// One thread's means of scanning: a sniffer with its reused buffer, a cross-checker when asked
 /// for (the command's libmagic), and a record encoder. Made on the thread that uses it.
-public final class ScanWorker {
+package final class ScanWorker {
     private let settings: ScanSettings
     private let sniffer: FileSniffer
     private let crossChecker: (any CrossChecker)?
     private let encoder: RecordEncoder?
 
-    public init(settings: ScanSettings) {
+    package init(settings: ScanSettings) {
         self.settings = settings
         sniffer = FileSniffer(budget: settings.verify ? .verifying : .default)
         crossChecker = settings.crossCheck ? settings.makeCrossChecker?() : nil
@@ -37,7 +37,7 @@ public final class ScanWorker {
     }
 
     /// Detects, filters and encodes every entry.
-    public func process(_ entries: [WalkEntry]) -> ScanBatchResult {
+    package func process(_ entries: [WalkEntry]) -> ScanBatchResult {
         var result = ScanBatchResult()
         result.items.reserveCapacity(entries.count)
         for entry in entries {
@@ -64,7 +64,7 @@ public final class ScanWorker {
     }
 
     /// The record of one entry.
-    public func scan(_ entry: WalkEntry) -> ScanRecord {
+    package func scan(_ entry: WalkEntry) -> ScanRecord {
         var r = ScanRecord(path: entry.path)
         let fileExtension = r.fileExtension
         let hint = settings.hint(forExtension: fileExtension)

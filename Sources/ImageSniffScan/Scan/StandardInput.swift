@@ -3,23 +3,23 @@ import ImageSniff
 /// Reading `-`: a regular file is read like any other; a pipe is read as it comes, until the
 /// answer is decided (`IncrementalSniffer`), and its length is known only when it was read to
 /// the end.
-public enum StandardInput {
+package enum StandardInput {
     /// What was read: the detection, the length (nil when the stream was not read to its end),
     /// and the first bytes read from a pipe, up to the cap (for `--cross-check`: libmagic reads
     /// them from memory, since a pipe is read once).
-    public struct Reading: Sendable {
-        public let detection: Detection
+    package struct Reading: Sendable {
+        package let detection: Detection
         /// The image's properties (with `properties`; `.unknown` otherwise).
-        public let properties: ImageProperties
-        public let length: Int?
-        public let bytes: [UInt8]?
+        package let properties: ImageProperties
+        package let length: Int?
+        package let bytes: [UInt8]?
     }
 
     /// - Parameter properties: whether to read the image's properties too (from a pipe, as they
     ///   settle: the same answer as the same bytes in a file).
     /// - Parameter verify: whether to check that the data is whole (`ReadBudget.verify`): a pipe
     ///   is then read to its end.
-    public static func detect(hint: String?, properties: Bool = false, verify: Bool = false) throws(Errno) -> Reading {
+    package static func detect(hint: String?, properties: Bool = false, verify: Bool = false) throws(Errno) -> Reading {
         let stdin = FileDescriptor.standardInput
         let budget: ReadBudget = verify ? .verifying : .default
         if let status = try? stdin.status(), status.kind == .regular {

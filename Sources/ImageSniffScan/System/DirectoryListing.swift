@@ -1,18 +1,18 @@
 /// The names in a directory with their `d_type`, sorted bytewise, in one flat buffer (no
 /// allocation per name).
-public struct DirectoryListing: Sendable {
-    public struct Item: Sendable {
+package struct DirectoryListing: Sendable {
+    package struct Item: Sendable {
         let start: Int32
         let length: Int32
         /// `d_type` (`DT_UNKNOWN` when the file system does not say).
-        public let type: UInt8
+        package let type: UInt8
     }
 
     private var storage: [UInt8] = []
-    public private(set) var items: [Item] = []
+    package private(set) var items: [Item] = []
 
     /// Lists the directory open on `fd` (which stays open; `.` and `..` are left out).
-    public init(_ fd: FileDescriptor) throws(Errno) {
+    package init(_ fd: FileDescriptor) throws(Errno) {
         let listing = dup(fd.rawValue)
         if listing < 0 { throw Errno.current }
         guard let dir = fdopendir(listing) else {
@@ -50,19 +50,19 @@ public struct DirectoryListing: Sendable {
         }
     }
 
-    public var count: Int { items.count }
+    package var count: Int { items.count }
 
     /// The name of item `i`.
-    public func name(_ i: Int) -> [UInt8] {
+    package func name(_ i: Int) -> [UInt8] {
         let item = items[i]
         return Array(storage[Int(item.start)..<Int(item.start + item.length)])
     }
 
     /// Whether item `i`'s name starts with a dot.
-    public func isHidden(_ i: Int) -> Bool { storage[Int(items[i].start)] == UInt8(ascii: ".") }
+    package func isHidden(_ i: Int) -> Bool { storage[Int(items[i].start)] == UInt8(ascii: ".") }
 
     /// Calls `body` with item `i`'s name (no copy).
-    public func withName<R>(_ i: Int, _ body: (ArraySlice<UInt8>) -> R) -> R {
+    package func withName<R>(_ i: Int, _ body: (ArraySlice<UInt8>) -> R) -> R {
         let item = items[i]
         return body(storage[Int(item.start)..<Int(item.start + item.length)])
     }

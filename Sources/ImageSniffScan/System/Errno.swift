@@ -7,23 +7,23 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
     public init(_ rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's `errno`.
-    public static var current: Errno { Errno(errno) }
+    package static var current: Errno { Errno(errno) }
 
-    public static let notFound = Errno(ENOENT)
-    public static let notDirectory = Errno(ENOTDIR)
-    public static let permissionDenied = Errno(EACCES)
-    public static let notPermitted = Errno(EPERM)
-    public static let exists = Errno(EEXIST)
-    public static let interrupted = Errno(EINTR)
-    public static let brokenPipe = Errno(EPIPE)
-    public static let noSpace = Errno(ENOSPC)
-    public static let tooManyOpenFiles = Errno(EMFILE)
-    public static let loop = Errno(ELOOP)
-    public static let isDirectory = Errno(EISDIR)
-    public static let invalid = Errno(EINVAL)
-    public static let staleHandle = Errno(ESTALE)
-    public static let nameTooLong = Errno(ENAMETOOLONG)
-    public static let wouldBlock = Errno(EAGAIN)
+    package static let notFound = Errno(ENOENT)
+    package static let notDirectory = Errno(ENOTDIR)
+    package static let permissionDenied = Errno(EACCES)
+    package static let notPermitted = Errno(EPERM)
+    package static let exists = Errno(EEXIST)
+    package static let interrupted = Errno(EINTR)
+    package static let brokenPipe = Errno(EPIPE)
+    package static let noSpace = Errno(ENOSPC)
+    package static let tooManyOpenFiles = Errno(EMFILE)
+    package static let loop = Errno(ELOOP)
+    package static let isDirectory = Errno(EISDIR)
+    package static let invalid = Errno(EINVAL)
+    package static let staleHandle = Errno(ESTALE)
+    package static let nameTooLong = Errno(ENAMETOOLONG)
+    package static let wouldBlock = Errno(EAGAIN)
 
     /// libc's message, starting lower-case as command-line messages do: "no such file or directory".
     public var description: String {
@@ -69,7 +69,7 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
 /// Calls `body` until it does not fail with EINTR: a result below zero is a failure with `errno`
 /// set. Returns the result, or throws the `Errno` of a failure.
 @inline(__always)
-public func retryingOnInterrupt<R: BinaryInteger>(_ body: () -> R) throws(Errno) -> R {
+package func retryingOnInterrupt<R: BinaryInteger>(_ body: () -> R) throws(Errno) -> R {
     while true {
         let r = body()
         if r >= 0 { return r }
@@ -81,7 +81,7 @@ public func retryingOnInterrupt<R: BinaryInteger>(_ body: () -> R) throws(Errno)
 extension Array where Element == UInt8 {
     /// `withUnsafeMutableBytes` for a body that throws an `Errno` (the standard library's
     /// `rethrows` loses the error's type).
-    public mutating func withMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws(Errno) -> R) throws(Errno) -> R {
+    package mutating func withMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws(Errno) -> R) throws(Errno) -> R {
         let result: Result<R, Errno> = withUnsafeMutableBytes { raw in
             do throws(Errno) { return .success(try body(raw)) } catch { return .failure(error) }
         }

@@ -3,22 +3,22 @@
 // `FileDescriptor`, with only what the command needs.
 
 /// An open file descriptor. Not closed automatically: call `close()` (or use `closeAfter`).
-public struct FileDescriptor: Sendable, Hashable {
-    public let rawValue: Int32
+package struct FileDescriptor: Sendable, Hashable {
+    package let rawValue: Int32
 
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 
-    public static let standardInput = FileDescriptor(rawValue: 0)
-    public static let standardOutput = FileDescriptor(rawValue: 1)
-    public static let standardError = FileDescriptor(rawValue: 2)
+    package static let standardInput = FileDescriptor(rawValue: 0)
+    package static let standardOutput = FileDescriptor(rawValue: 1)
+    package static let standardError = FileDescriptor(rawValue: 2)
     /// `AT_FDCWD`: paths relative to it are relative to the working directory.
-    public static let currentDirectory = FileDescriptor(rawValue: AT_FDCWD)
+    package static let currentDirectory = FileDescriptor(rawValue: AT_FDCWD)
 
     /// Flags every open adds: close on exec, no controlling terminal.
     static let baseFlags = O_CLOEXEC | O_NOCTTY
 
     /// `openat(directory, path, flags | O_CLOEXEC | O_NOCTTY, mode)`.
-    public static func open(_ path: [UInt8], relativeTo directory: FileDescriptor = .currentDirectory,
+    package static func open(_ path: [UInt8], relativeTo directory: FileDescriptor = .currentDirectory,
                             flags: Int32, mode: mode_t = 0) throws(Errno) -> FileDescriptor {
         let fd = try Path.withCString(path) { (p) throws(Errno) -> Int32 in
             try retryingOnInterrupt { openat(directory.rawValue, p, flags | baseFlags, mode) }
@@ -27,28 +27,28 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// Opens a directory for listing and for opening what is in it.
-    public static func openDirectory(_ path: [UInt8], relativeTo directory: FileDescriptor = .currentDirectory,
+    package static func openDirectory(_ path: [UInt8], relativeTo directory: FileDescriptor = .currentDirectory,
                                      followSymlink: Bool = true) throws(Errno) -> FileDescriptor {
         try open(path, relativeTo: directory, flags: O_RDONLY | O_DIRECTORY | O_NONBLOCK | (followSymlink ? 0 : O_NOFOLLOW))
     }
 
-    public func close() { _ = Glibc_close(rawValue) }
+    package func close() { _ = Glibc_close(rawValue) }
 
     /// Runs `body`, then closes the descriptor.
-    public func closeAfter<R, E: Error>(_ body: (FileDescriptor) throws(E) -> R) throws(E) -> R {
+    package func closeAfter<R, E: Error>(_ body: (FileDescriptor) throws(E) -> R) throws(E) -> R {
         defer { close() }
         return try body(self)
     }
 
     /// One `read` (short reads are possible; 0 at the end).
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         return try retryingOnInterrupt { Glibc_read(rawValue, base, buffer.count) }
     }
 
     /// One `read` that stops (throwing EINTR) when a signal asked the run to stop: standard input
     /// may be a pipe that stays idle for ever (`sleep 1000 | imgsniff scan -`).
-    public func readUnlessInterrupted(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    package func readUnlessInterrupted(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             let n = Glibc_read(rawValue, base, buffer.count)
@@ -59,7 +59,7 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// Reads until `buffer` is full or the end: returns how many bytes it holds.
-    public func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    package func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         var done = 0
         while done < buffer.count {
             let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
@@ -70,7 +70,7 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// `pread` until `buffer` is full or the end: returns how many bytes it holds.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int) throws(Errno) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int) throws(Errno) -> Int {
         var done = 0
         while done < buffer.count {
             let n = try retryingOnInterrupt { pread(rawValue, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
@@ -81,7 +81,7 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// Writes every byte (retrying short writes), or throws.
-    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+    package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
         var done = 0
         while done < bytes.count {
             let n = try retryingOnInterrupt { Glibc_write(rawValue, bytes.baseAddress! + done, bytes.count - done) }
@@ -90,7 +90,7 @@ public struct FileDescriptor: Sendable, Hashable {
         }
     }
 
-    public func writeAll(_ bytes: [UInt8]) throws(Errno) {
+    package func writeAll(_ bytes: [UInt8]) throws(Errno) {
         let result: Result<Void, Errno> = bytes.withUnsafeBytes { raw in
             do throws(Errno) { try writeAll(raw); return .success(()) } catch { return .failure(error) }
         }
@@ -98,14 +98,14 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// `fstat`.
-    public func status() throws(Errno) -> FileStatus {
+    package func status() throws(Errno) -> FileStatus {
         var st = stat()
         _ = try retryingOnInterrupt { fstat(rawValue, &st) }
         return FileStatus(st)
     }
 
     /// `fstatat(self, name, followSymlink ? 0 : AT_SYMLINK_NOFOLLOW)`.
-    public func status(of name: [UInt8], followSymlink: Bool) throws(Errno) -> FileStatus {
+    package func status(of name: [UInt8], followSymlink: Bool) throws(Errno) -> FileStatus {
         var st = stat()
         _ = try Path.withCString(name) { (p) throws(Errno) -> Int32 in
             try retryingOnInterrupt { fstatat(rawValue, p, &st, followSymlink ? 0 : AT_SYMLINK_NOFOLLOW) }
@@ -114,7 +114,7 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// `fdatasync`: the data written so far is on disk.
-    public func synchronizeData() throws(Errno) {
+    package func synchronizeData() throws(Errno) {
         #if canImport(Darwin)
         _ = try retryingOnInterrupt { fsync(rawValue) }
         #else
@@ -123,7 +123,7 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// `isatty`.
-    public var isTerminal: Bool { isatty(rawValue) == 1 }
+    package var isTerminal: Bool { isatty(rawValue) == 1 }
 }
 
 // The libc functions whose Swift names the methods above shadow.

@@ -4,7 +4,7 @@ public enum FileKind: Sendable, Hashable {
     /// The operand `-`.
     case standardInput
 
-    public init(mode: mode_t) {
+    package init(mode: mode_t) {
         switch mode & S_IFMT {
         case S_IFREG: self = .regular
         case S_IFDIR: self = .directory
@@ -18,7 +18,7 @@ public enum FileKind: Sendable, Hashable {
     }
 
     /// nil for `DT_UNKNOWN` (the caller must ask for the file's status).
-    public init?(directoryEntryType type: UInt8) {
+    package init?(directoryEntryType type: UInt8) {
         switch Int32(type) {
         case Int32(DT_REG): self = .regular
         case Int32(DT_DIR): self = .directory
@@ -56,19 +56,19 @@ public enum FileKind: Sendable, Hashable {
 }
 
 /// What `stat` says of a file.
-public struct FileStatus: Sendable, Hashable {
-    public let kind: FileKind
-    public let device: UInt64
-    public let inode: UInt64
-    public let size: Int64
-    public let modifiedSeconds: Int64
-    public let modifiedNanoseconds: Int64
-    public let links: UInt64
-    public let owner: UInt32
+package struct FileStatus: Sendable, Hashable {
+    package let kind: FileKind
+    package let device: UInt64
+    package let inode: UInt64
+    package let size: Int64
+    package let modifiedSeconds: Int64
+    package let modifiedNanoseconds: Int64
+    package let links: UInt64
+    package let owner: UInt32
     /// The permission bits (`st_mode & 0o7777`).
-    public let permissions: UInt32
+    package let permissions: UInt32
 
-    public init(_ st: stat) {
+    package init(_ st: stat) {
         kind = FileKind(mode: st.st_mode)
         device = UInt64(st.st_dev)
         inode = UInt64(st.st_ino)
@@ -86,5 +86,5 @@ public struct FileStatus: Sendable, Hashable {
     }
 
     /// Same device and inode.
-    public func isSameFile(as other: FileStatus) -> Bool { device == other.device && inode == other.inode }
+    package func isSameFile(as other: FileStatus) -> Bool { device == other.device && inode == other.inode }
 }

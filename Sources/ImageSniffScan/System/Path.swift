@@ -2,10 +2,10 @@
 // command keeps paths as `[UInt8]` from the argument vector or `readdir` to the system call, and
 // turns them into text only for people (`Path.display`).
 
-public enum Path {
+package enum Path {
     /// Calls `body` with `bytes` NUL-terminated, in a temporary buffer (on the stack when small).
     @inline(__always)
-    public static func withCString<R, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
+    package static func withCString<R, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
         let result: Result<R, E> = withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
             bytes.withUnsafeBufferPointer { source in
                 if let from = source.baseAddress, source.count > 0 {
@@ -19,12 +19,12 @@ public enum Path {
     }
 
     /// The bytes of a NUL-terminated C string.
-    public static func bytes(_ cString: UnsafePointer<CChar>) -> [UInt8] {
+    package static func bytes(_ cString: UnsafePointer<CChar>) -> [UInt8] {
         Array(UnsafeRawBufferPointer(start: cString, count: strlen(cString)))
     }
 
     /// The last component (trailing slashes left out).
-    public static func baseName(_ path: [UInt8]) -> ArraySlice<UInt8> {
+    package static func baseName(_ path: [UInt8]) -> ArraySlice<UInt8> {
         var end = path.endIndex
         while end > path.startIndex + 1, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
         let slash = path[..<end].lastIndex(of: UInt8(ascii: "/"))
@@ -32,7 +32,7 @@ public enum Path {
     }
 
     /// Directory and last component: "a" -> (".", "a"), "/a" -> ("/", "a"), "d//a" -> ("d", "a").
-    public static func split(_ path: [UInt8]) -> (directory: [UInt8], name: [UInt8]) {
+    package static func split(_ path: [UInt8]) -> (directory: [UInt8], name: [UInt8]) {
         var trimmed = path
         while trimmed.count > 1, trimmed.last == UInt8(ascii: "/") { trimmed.removeLast() }
         guard let slash = trimmed.lastIndex(of: UInt8(ascii: "/")) else { return ([UInt8(ascii: ".")], trimmed) }
@@ -43,7 +43,7 @@ public enum Path {
     }
 
     /// `directory` + "/" + `name` (no doubled slash).
-    public static func join(_ directory: [UInt8], _ name: [UInt8]) -> [UInt8] {
+    package static func join(_ directory: [UInt8], _ name: [UInt8]) -> [UInt8] {
         var path = directory
         if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
         return path + name
@@ -51,7 +51,7 @@ public enum Path {
 
     /// The filename extension of the last component, without the dot, when it is valid UTF-8:
     /// none for "name", ".hidden" or "name.".
-    public static func fileExtension<C: BidirectionalCollection>(_ path: C) -> String? where C.Element == UInt8 {
+    package static func fileExtension<C: BidirectionalCollection>(_ path: C) -> String? where C.Element == UInt8 {
         let slash = path.lastIndex(of: UInt8(ascii: "/")).map { path.index(after: $0) } ?? path.startIndex
         let base = path[slash...]
         guard let dot = base.lastIndex(of: UInt8(ascii: ".")), dot != base.startIndex,
@@ -60,7 +60,7 @@ public enum Path {
     }
 
     /// Whether the bytes are valid UTF-8.
-    public static func isValidUTF8<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+    package static func isValidUTF8<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while true {
@@ -75,7 +75,7 @@ public enum Path {
     /// The lossless text form of a path. A path that is valid UTF-8 is shown as it is. In one
     /// that is not, each byte that is not part of valid UTF-8 is written `%XX` (two upper-case
     /// hex digits) and each `%` is written `%25`; valid characters stay as they are.
-    public static func display(_ bytes: [UInt8]) -> String {
+    package static func display(_ bytes: [UInt8]) -> String {
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []

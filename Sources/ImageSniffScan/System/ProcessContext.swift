@@ -3,21 +3,21 @@ import CSystemShim
 // What the process knows of its surroundings: environment variables, the terminal, the clock,
 // resource limits, signals. Standard library and libc only.
 
-public enum Environment {
+package enum Environment {
     /// The value of an environment variable, or nil.
-    public static func value(_ name: String) -> String? {
+    package static func value(_ name: String) -> String? {
         guard let p = getenv(name) else { return nil }
         return String(cString: p)
     }
 
     /// Whether a variable is set to a non-empty value.
-    public static func isSet(_ name: String) -> Bool { value(name).map { !$0.isEmpty } ?? false }
+    package static func isSet(_ name: String) -> Bool { value(name).map { !$0.isEmpty } ?? false }
 }
 
-public enum Terminal {
+package enum Terminal {
     /// The width of the terminal on `fd` in columns, or nil when it is not a terminal.
     /// `COLUMNS` wins when set to a number.
-    public static func width(of fd: FileDescriptor = .standardOutput) -> Int? {
+    package static func width(of fd: FileDescriptor = .standardOutput) -> Int? {
         if let columns = Environment.value("COLUMNS").flatMap(Int.init), columns > 0 { return columns }
         guard fd.isTerminal else { return nil }
         var size = winsize()
@@ -26,16 +26,16 @@ public enum Terminal {
     }
 }
 
-public enum Clock {
+package enum Clock {
     /// Seconds on the monotonic clock.
-    public static func monotonic() -> Double {
+    package static func monotonic() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// The current time through `strftime`, in UTC or local time.
-    public static func format(_ pattern: String, utc: Bool) -> String {
+    package static func format(_ pattern: String, utc: Bool) -> String {
         var t = time(nil)
         var tmv = tm()
         if utc { gmtime_r(&t, &tmv) } else { localtime_r(&t, &tmv) }
@@ -45,10 +45,10 @@ public enum Clock {
     }
 }
 
-public enum ResourceLimits {
+package enum ResourceLimits {
     /// Raises the soft limit on open files to the hard limit; returns the soft limit in effect.
     @discardableResult
-    public static func raiseOpenFileLimit() -> Int {
+    package static func raiseOpenFileLimit() -> Int {
         var limit = rlimit()
         guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0 else { return 256 }
         if limit.rlim_cur < limit.rlim_max {
@@ -63,7 +63,7 @@ public enum ResourceLimits {
     /// a limit, `jobs`. Under one, every thread allocates from one malloc arena (each further arena
     /// reserves 64 MiB), and each worker is given `perWorker` bytes (its stack and read buffers)
     /// beside what the process maps already and a margin.
-    public static func workersWithinAddressSpace(_ jobs: Int, perWorker: Int = 3 << 20) -> Int {
+    package static func workersWithinAddressSpace(_ jobs: Int, perWorker: Int = 3 << 20) -> Int {
         var limit = rlimit()
         guard getrlimit(RLIMIT_AS_VALUE, &limit) == 0, limit.rlim_cur != rlim_t.max else { return jobs }
         _ = imgsniff_single_malloc_arena()
@@ -83,7 +83,7 @@ public enum ResourceLimits {
     }
 
     /// The soft limit on open files.
-    public static var openFiles: Int {
+    package static var openFiles: Int {
         var limit = rlimit()
         guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0 else { return 256 }
         return limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
@@ -98,9 +98,9 @@ public enum ResourceLimits {
     #endif
 }
 
-public enum Processors {
+package enum Processors {
     /// The processors this process may run on (its affinity mask), at least 1.
-    public static var available: Int {
+    package static var available: Int {
         let affinity = Int(imgsniff_available_processors())
         if affinity > 0 { return affinity }
         let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))

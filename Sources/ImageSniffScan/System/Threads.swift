@@ -12,12 +12,12 @@
 ///
 /// This is the command's one `@unchecked Sendable`: the state is only reached through the
 /// mutex.
-public final class ConditionLock<State>: @unchecked Sendable {
+package final class ConditionLock<State>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var state: State
 
-    public init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -35,7 +35,7 @@ public final class ConditionLock<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with the state, the mutex held.
-    public func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)
@@ -43,7 +43,7 @@ public final class ConditionLock<State>: @unchecked Sendable {
 
     /// Sleeps until `ready` holds for the state (checked with the mutex held, again after every
     /// broadcast), then runs `body` with the mutex still held.
-    public func withLock<R>(
+    package func withLock<R>(
         waitingUntil ready: (borrowing State) -> Bool, _ body: (inout State) throws -> R
     ) rethrows -> R {
         pthread_mutex_lock(mutex)
@@ -57,10 +57,10 @@ public final class ConditionLock<State>: @unchecked Sendable {
     private func isReady(_ ready: (borrowing State) -> Bool) -> Bool { ready(state) }
 
     /// Wakes every thread waiting on the condition.
-    public func broadcast() { pthread_cond_broadcast(condition) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 }
 
-public enum Threads {
+package enum Threads {
     private final class Start: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -68,7 +68,7 @@ public enum Threads {
 
     /// Starts a detached thread running `body` (1 MiB of stack). Returns false when the system
     /// refuses (a process or cgroup limit on threads): the caller does the work itself.
-    public static func spawn(_ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func spawn(_ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Start(body))
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

@@ -1,8 +1,8 @@
 /// Standard base64 (RFC 4648, with padding): the raw bytes of paths that are not UTF-8.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
-    public static func encode(_ bytes: [UInt8]) -> [UInt8] {
+    package static func encode(_ bytes: [UInt8]) -> [UInt8] {
         let table = alphabet.utf8Start
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
@@ -19,10 +19,10 @@ public enum Base64 {
         return out
     }
 
-    public static func encodeToString(_ bytes: [UInt8]) -> String { String(decoding: encode(bytes), as: UTF8.self) }
+    package static func encodeToString(_ bytes: [UInt8]) -> String { String(decoding: encode(bytes), as: UTF8.self) }
 
     /// The bytes, or nil when the text is not base64.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var out: [UInt8] = []
         var accumulator: UInt32 = 0
         var bits = 0

@@ -2,7 +2,7 @@
 // parser, for the rename journal). One escaper serves every output of the command.
 
 /// A parsed JSON value. Numbers keep their text so that 64-bit integers (inode numbers) survive.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case object([(String, JSONValue)])
     case array([JSONValue])
     case string(String)
@@ -10,7 +10,7 @@ public enum JSONValue: Sendable, Equatable {
     case bool(Bool)
     case null
 
-    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    package static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.object(let x), .object(let y)): return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         case (.array(let x), .array(let y)): return x == y
@@ -23,27 +23,27 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The member `key` of an object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }
 
-    public var string: String? { if case .string(let s) = self { return s } else { return nil } }
-    public var int64: Int64? { if case .number(let n) = self { return Int64(n) } else { return nil } }
-    public var uint64: UInt64? { if case .number(let n) = self { return UInt64(n) } else { return nil } }
-    public var bool: Bool? { if case .bool(let b) = self { return b } else { return nil } }
-    public var array: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    package var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    package var int64: Int64? { if case .number(let n) = self { return Int64(n) } else { return nil } }
+    package var uint64: UInt64? { if case .number(let n) = self { return UInt64(n) } else { return nil } }
+    package var bool: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    package var array: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
 }
 
 /// Reads one JSON value from UTF-8 bytes (the whole input: trailing non-space is an error).
-public struct JSONParser {
-    public struct Failure: Error, Sendable { public let offset: Int }
+package struct JSONParser {
+    package struct Failure: Error, Sendable { package let offset: Int }
 
     private let bytes: [UInt8]
     private var i = 0
     private var depth = 0
 
-    public static func parse<C: Collection>(_ input: C) throws(Failure) -> JSONValue where C.Element == UInt8 {
+    package static func parse<C: Collection>(_ input: C) throws(Failure) -> JSONValue where C.Element == UInt8 {
         var parser = JSONParser(bytes: Array(input))
         let value = try parser.value()
         parser.skipSpace()
@@ -200,18 +200,18 @@ public struct JSONParser {
 }
 
 /// Writing JSON into bytes.
-public enum JSON {
+package enum JSON {
     private static let hex: StaticString = "0123456789abcdef"
 
     /// Appends `s` as a JSON string literal: quotes, backslashes and control characters escaped,
     /// everything else (UTF-8 included) as it is.
-    public static func appendString(_ s: String, to out: inout [UInt8]) {
+    package static func appendString(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { appendString(utf8: $0, to: &out) }
     }
 
     /// The same for bytes that are valid UTF-8.
-    public static func appendString(utf8 p: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    package static func appendString(utf8 p: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for b in p {
             switch b {
@@ -230,7 +230,7 @@ public enum JSON {
     }
 
     /// `s` as a JSON string literal.
-    public static func string(_ s: String) -> String {
+    package static func string(_ s: String) -> String {
         var out: [UInt8] = []
         appendString(s, to: &out)
         return String(decoding: out, as: UTF8.self)
@@ -239,7 +239,7 @@ public enum JSON {
     /// A path as JSON: its lossless text form (`Path.display`), and, when the bytes are not valid
     /// UTF-8, a second member `<key>Bytes` with the exact bytes in base64. Appends
     /// `"key":"…"` (and `,"keyBytes":"…"`).
-    public static func appendPath(_ key: StaticString, _ path: [UInt8], to out: inout [UInt8]) {
+    package static func appendPath(_ key: StaticString, _ path: [UInt8], to out: inout [UInt8]) {
         out.append(static: "\"")
         out.append(static: key)
         out.append(static: "\":")
@@ -257,7 +257,7 @@ public enum JSON {
 
     /// The exact bytes of a path member written by `appendPath`: `<key>Bytes` when present,
     /// else the string's UTF-8.
-    public static func path(_ object: JSONValue, _ key: String) -> [UInt8]? {
+    package static func path(_ object: JSONValue, _ key: String) -> [UInt8]? {
         if let encoded = object[key + "Bytes"]?.string { return Base64.decode(encoded) }
         return object[key]?.string.map { Array($0.utf8) }
     }
@@ -266,12 +266,12 @@ public enum JSON {
 extension Array where Element == UInt8 {
     /// Appends the UTF-8 of a string literal (no String made).
     @inline(__always)
-    public mutating func append(static s: StaticString) {
+    package mutating func append(static s: StaticString) {
         append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
     /// Appends a decimal integer.
-    public mutating func append<I: BinaryInteger>(decimal n: I) {
+    package mutating func append<I: BinaryInteger>(decimal n: I) {
         append(contentsOf: String(n).utf8)
     }
 }
@@ -279,11 +279,11 @@ extension Array where Element == UInt8 {
 /// A JSON object written member by member, for the records and lines off the scan's hot path
 /// (rename and undo records, journal lines, summaries, the type listing). Members come out in the
 /// order they are added; strings are escaped by `JSON.appendString`, paths by `JSON.appendPath`.
-public struct JSONObjectWriter {
-    public private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
+package struct JSONObjectWriter {
+    package private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
     private var empty = true
 
-    public init() {}
+    package init() {}
 
     private mutating func key(_ k: StaticString) {
         if !empty { bytes.append(UInt8(ascii: ",")) }
@@ -294,7 +294,7 @@ public struct JSONObjectWriter {
     }
 
     /// A member named at run time (a type's identifier in a table of counts) with an integer.
-    public mutating func integer<I: BinaryInteger>(named k: String, _ value: I) {
+    package mutating func integer<I: BinaryInteger>(named k: String, _ value: I) {
         if !empty { bytes.append(UInt8(ascii: ",")) }
         empty = false
         JSON.appendString(k, to: &bytes)
@@ -303,19 +303,19 @@ public struct JSONObjectWriter {
     }
 
     /// A string member, or null.
-    public mutating func string(_ k: StaticString, _ value: String?) {
+    package mutating func string(_ k: StaticString, _ value: String?) {
         key(k)
         if let value { JSON.appendString(value, to: &bytes) } else { bytes.append(static: "null") }
     }
 
     /// An integer member, or null.
-    public mutating func integer<I: BinaryInteger>(_ k: StaticString, _ value: I?) {
+    package mutating func integer<I: BinaryInteger>(_ k: StaticString, _ value: I?) {
         key(k)
         if let value { bytes.append(decimal: value) } else { bytes.append(static: "null") }
     }
 
     /// A Boolean member, or null.
-    public mutating func bool(_ k: StaticString, _ value: Bool?) {
+    package mutating func bool(_ k: StaticString, _ value: Bool?) {
         key(k)
         switch value {
         case true?: bytes.append(static: "true")
@@ -325,7 +325,7 @@ public struct JSONObjectWriter {
     }
 
     /// A path member (and `…Bytes` in base64 when it is not UTF-8), or null.
-    public mutating func path(_ k: StaticString, _ value: [UInt8]?) {
+    package mutating func path(_ k: StaticString, _ value: [UInt8]?) {
         guard let value else { key(k); bytes.append(static: "null"); return }
         if !empty { bytes.append(UInt8(ascii: ",")) }
         empty = false
@@ -333,7 +333,7 @@ public struct JSONObjectWriter {
     }
 
     /// An array of strings.
-    public mutating func strings(_ k: StaticString, _ values: [String]) {
+    package mutating func strings(_ k: StaticString, _ values: [String]) {
         key(k)
         bytes.append(UInt8(ascii: "["))
         for (i, v) in values.enumerated() {
@@ -344,13 +344,13 @@ public struct JSONObjectWriter {
     }
 
     /// A member whose value is JSON already written (a nested object, an array, a literal).
-    public mutating func raw(_ k: StaticString, _ json: [UInt8]) {
+    package mutating func raw(_ k: StaticString, _ json: [UInt8]) {
         key(k)
         bytes.append(contentsOf: json)
     }
 
     /// A nested object, or null.
-    public mutating func object(_ k: StaticString, _ build: ((inout JSONObjectWriter) -> Void)?) {
+    package mutating func object(_ k: StaticString, _ build: ((inout JSONObjectWriter) -> Void)?) {
         key(k)
         guard let build else { bytes.append(static: "null"); return }
         var inner = JSONObjectWriter()
@@ -359,8 +359,8 @@ public struct JSONObjectWriter {
     }
 
     /// The object's text (with its closing brace).
-    public func finished() -> [UInt8] { bytes + [UInt8(ascii: "}")] }
+    package func finished() -> [UInt8] { bytes + [UInt8(ascii: "}")] }
 
     /// The object's text and a newline: one NDJSON line.
-    public func line() -> [UInt8] { bytes + [UInt8(ascii: "}"), 0x0A] }
+    package func line() -> [UInt8] { bytes + [UInt8(ascii: "}"), 0x0A] }
 }

@@ -42,8 +42,8 @@ public enum WalkError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// An open directory shared by the entries found in it; closed when the last one goes away.
 /// Counted, so that the walk can keep the number of open directories under the process's limit.
-public final class DirectoryHandle: Sendable {
-    public let fd: FileDescriptor
+package final class DirectoryHandle: Sendable {
+    package let fd: FileDescriptor
     private let counter: HandleCounter
 
     init(fd: FileDescriptor, counter: HandleCounter) {
@@ -64,8 +64,8 @@ final class HandleCounter: Sendable {
 }
 
 /// One thing the walk found.
-public struct WalkEntry: Sendable {
-    public enum Origin: Sendable, Hashable {
+package struct WalkEntry: Sendable {
+    package enum Origin: Sendable, Hashable {
         /// Named on the command line.
         case operand
         /// Listed in `--files-from`.
@@ -75,24 +75,24 @@ public struct WalkEntry: Sendable {
     }
 
     /// The path, raw bytes without NUL: as given, or directory path + "/" + name.
-    public let path: [UInt8]
+    package let path: [UInt8]
     /// The containing directory, open; nil for operands and list paths (then `name` is the whole
     /// path, relative to the working directory or absolute).
-    public let parent: DirectoryHandle?
+    package let parent: DirectoryHandle?
     /// The last component inside `parent`, or the whole path when `parent` is nil.
-    public let name: [UInt8]
-    public let kind: FileKind
-    public let origin: Origin
+    package let name: [UInt8]
+    package let kind: FileKind
+    package let origin: Origin
     /// Whether opening this entry follows a final symbolic link (false: `O_NOFOLLOW`).
-    public let followSymlinks: Bool
+    package let followSymlinks: Bool
     /// Set when the entry could not be visited.
-    public let error: WalkError?
+    package let error: WalkError?
     /// Directory depth below the operand (0 for operands and list paths).
-    public let depth: Int
+    package let depth: Int
     /// A directory not entered because it is on a pseudo-filesystem (procfs, sysfs, ...): its name.
-    public let skippedFilesystem: String?
+    package let skippedFilesystem: String?
 
-    public init(path: [UInt8], parent: DirectoryHandle?, name: [UInt8], kind: FileKind, origin: Origin,
+    package init(path: [UInt8], parent: DirectoryHandle?, name: [UInt8], kind: FileKind, origin: Origin,
                 followSymlinks: Bool, error: WalkError? = nil, depth: Int = 0, skippedFilesystem: String? = nil) {
         self.path = path
         self.parent = parent
@@ -106,13 +106,13 @@ public struct WalkEntry: Sendable {
     }
 
     /// The directory to open the entry relative to, and its name there.
-    public var location: (directory: FileDescriptor, name: [UInt8]) {
+    package var location: (directory: FileDescriptor, name: [UInt8]) {
         (parent?.fd ?? .currentDirectory, name)
     }
 
     /// The lossless text form of `path`.
-    public var displayPath: String { Path.display(path) }
+    package var displayPath: String { Path.display(path) }
 
     /// The filename extension (without the dot), or nil.
-    public var fileExtension: String? { Path.fileExtension(path) }
+    package var fileExtension: String? { Path.fileExtension(path) }
 }

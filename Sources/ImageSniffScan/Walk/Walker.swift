@@ -37,17 +37,17 @@ public struct WalkOptions: Sendable {
     /// when they contain a slash.
     public var excludes: [[UInt8]] = []
     /// Yield the operand `-` as standard input.
-    public var dashIsStandardInput = false
+    package var dashIsStandardInput = false
     /// Directories listed in `--files-from` are walked (otherwise reported as directories).
-    public var walkListedDirectories = false
+    package var walkListedDirectories = false
     /// How many directory handles the walk and the work in flight may hold at once (at least 2).
-    public var directoryBudget = 48
+    package var directoryBudget = 48
 
     public init() {}
 }
 
 /// A `--files-from` entry's separator and source.
-public struct FilesFromSource {
+package struct FilesFromSource {
     private let fd: FileDescriptor
     private let ownsDescriptor: Bool
     private let separator: UInt8
@@ -57,15 +57,15 @@ public struct FilesFromSource {
     private var atEnd = false
     private var lineNumber = 0
     /// "-" or the list's path, for messages.
-    public let label: String
+    package let label: String
     /// Why reading stopped early (a read error, a line too long, a NUL in a newline list).
-    public private(set) var failure: String?
+    package private(set) var failure: String?
 
     /// The longest line taken as a path.
-    public static let maxLine = Int(PATH_MAX)
+    package static let maxLine = Int(PATH_MAX)
 
     /// Opens the list (`-` for standard input).
-    public init(path: [UInt8], nulSeparated: Bool) throws(Errno) {
+    package init(path: [UInt8], nulSeparated: Bool) throws(Errno) {
         label = Path.display(path)
         separator = nulSeparated ? 0 : UInt8(ascii: "\n")
         if path == [UInt8(ascii: "-")] {
@@ -140,8 +140,8 @@ public struct FilesFromSource {
 }
 
 /// Walks operands and `--files-from` paths. Iterate on one thread; entries may go to others.
-public final class Walker {
-    public enum Step {
+package final class Walker {
+    package enum Step {
         case entry(WalkEntry)
         /// The work in flight holds too many directories open: finish some, then step again.
         case blocked
@@ -175,7 +175,7 @@ public final class Walker {
         let inode: UInt64
     }
 
-    public let options: WalkOptions
+    package let options: WalkOptions
     private let operands: [[UInt8]]
     private var operandIndex = 0
     private var filesFrom: FilesFromSource?
@@ -187,7 +187,7 @@ public final class Walker {
     private var pendingDirectory: (name: [UInt8], anchor: DirectoryHandle?, origin: WalkEntry.Origin, follow: Bool,
                                    depth: Int, relativeStart: Int, operandDevice: UInt64?)?
 
-    public init(operands: [[UInt8]], filesFrom: FilesFromSource? = nil, options: WalkOptions = WalkOptions()) {
+    package init(operands: [[UInt8]], filesFrom: FilesFromSource? = nil, options: WalkOptions = WalkOptions()) {
         self.operands = operands
         self.filesFrom = filesFrom
         self.options = options
@@ -196,12 +196,12 @@ public final class Walker {
     deinit { filesFrom?.close() }
 
     /// Why reading `--files-from` stopped early, if it did.
-    public var filesFromFailure: String? { filesFrom?.failure }
+    package var filesFromFailure: String? { filesFrom?.failure }
 
     /// Directory handles open now (the walk's and those held by entries in flight).
-    public var openDirectories: Int { counter.live.withLock { $0 } }
+    package var openDirectories: Int { counter.live.withLock { $0 } }
 
-    public func step() -> Step {
+    package func step() -> Step {
         while true {
             if let pending = pendingDirectory {
                 guard makeRoom() else { return .blocked }
@@ -451,7 +451,7 @@ public final class Walker {
 extension Walker: IteratorProtocol, Sequence {
     /// The next entry, for callers that finish with each entry before asking for the next (so
     /// the walk is never blocked by work in flight).
-    public func next() -> WalkEntry? {
+    package func next() -> WalkEntry? {
         while true {
             switch step() {
             case .entry(let entry): return entry
@@ -463,8 +463,8 @@ extension Walker: IteratorProtocol, Sequence {
 }
 
 /// Shell patterns on bytes (`fnmatch` in the C locale).
-public enum Glob {
-    public static func matches(_ pattern: [UInt8], _ subject: [UInt8], pathname: Bool) -> Bool {
+package enum Glob {
+    package static func matches(_ pattern: [UInt8], _ subject: [UInt8], pathname: Bool) -> Bool {
         Path.withCString(pattern) { p in
             Path.withCString(subject) { s in fnmatch(p, s, pathname ? FNM_PATHNAME : 0) == 0 }
         }
@@ -473,9 +473,9 @@ public enum Glob {
 
 /// File systems whose files are the kernel's state rather than data: reading them can be endless
 /// (`/proc/kmsg`) or have effects.
-public enum PseudoFilesystem {
+package enum PseudoFilesystem {
     /// The file system's name when `fd` is on a pseudo-filesystem, else nil.
-    public static func kind(of fd: FileDescriptor) -> String? {
+    package static func kind(of fd: FileDescriptor) -> String? {
         #if os(Linux)
         var type: UInt64 = 0
         guard imgsniff_filesystem_type(fd.rawValue, &type) == 0 else { return nil }
