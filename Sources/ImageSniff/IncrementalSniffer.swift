@@ -38,9 +38,9 @@
 ///   `ImageSniffer.inspect(_:hint:budget:)` gives for all the bytes appended, under the same
 ///   `ReadBudget`, whether the length was announced or not. One limit, for properties: a stream
 ///   cannot go back. When the length is not announced and a check or the property reader waits
-///   for bytes at an offset the data never reaches (known only at `finish()`), the bytes that pass
-///   meanwhile are not kept; the properties come from what is held at the end, and a field whose
-///   bytes passed is not stated (nil), never a different value.
+///   for the end (bytes at an offset the data never reaches, or the length itself: known only at
+///   `finish()`), the bytes that pass meanwhile are not kept; the properties come from what is
+///   held at the end, and a field whose bytes passed is not stated (nil), never a different value.
 /// - **Bounded.** It keeps at most `ReadBudget.bytesKept` bytes (the first
 ///   `ReadBudget.prefixCap`, and far windows a check asked for as they pass) and
 ///   `Limits.tailLength` from the end, whatever the length of the data; a frame walk keeps only
@@ -130,8 +130,9 @@ public struct IncrementalSniffer: Sendable {
     private var tailOffered = false
     /// The prefix length at which the detector runs next.
     private var nextRun = 1
-    /// The data ended (of a length not announced) while a far window was wanted: the bytes that
-    /// passed while it was awaited were not kept (what the invariants allow for).
+    /// The data ended (of a length not announced) while detection or the property reader waited
+    /// for its end (a far window it never reached, or the length): the bytes that passed
+    /// meanwhile were not kept (what the invariants allow for).
     private(set) var waitedPastTheEnd = false
 
     /// - Parameters:
@@ -343,7 +344,9 @@ public struct IncrementalSniffer: Sendable {
         guard !isFinished else { return }
         isFinished = true
         if isDone { return }
-        waitedPastTheEnd = pending != nil && expectedLength == nil
+        // Detection, or the property reader, waited for the end: for a far window the data never
+        // reached, or for the length itself.
+        waitedPastTheEnd = expectedLength == nil && (pending != nil || propertiesAwaitEnd || !isDecided)
         // A far window that was still coming holds what came.
         if pending != nil, !pendingBytes.isEmpty { commitPending() }
         pending = nil

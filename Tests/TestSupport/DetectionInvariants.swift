@@ -159,9 +159,9 @@ public enum DetectionInvariants {
             }
         }
         sniffer.finish()
-        // A stream of unknown length that waited for a far window the data never reached cannot
-        // go back for the bytes that passed meanwhile: its properties may state less than the
-        // whole data's (never other values).
+        // A stream of unknown length that waited for its end (a far window the data never
+        // reached, or the length) cannot go back for the bytes that passed meanwhile: its
+        // properties may state less than the whole data's (never other values).
         let waitedPastTheEnd = sniffer.waitedPastTheEnd
         guard case .decided(let final) = sniffer.status else {
             return problems + ["\(label): not decided after finish: \(sniffer.status)"]
