@@ -25,4 +25,9 @@ swift build --package-path "$pkg" --scratch-path "$scratch" 2>&1 | tail -1
 out="$("$scratch/debug/adopter" TestImages/png/alpha)"
 printf '%s\n' "$out"
 grep -q '^TestImages/png/alpha: public.png (conclusive)' <<<"$out" || { echo "check-adopter: FAIL: unexpected output" >&2; exit 1; }
+# The directory-walking client: DirectoryScan and the Codable results, one JSON line per image.
+lines="$("$scratch/debug/adopter-scan" TestImages/png | wc -l)"
+expected="$(find TestImages/png -type f | wc -l)"
+echo "check-adopter: adopter-scan listed $lines images of $expected files in TestImages/png"
+[[ "$lines" == "$expected" ]] || { echo "check-adopter: FAIL: adopter-scan" >&2; exit 1; }
 echo "check-adopter: ok (ImageSniff only)"
