@@ -64,7 +64,7 @@ enum Bitmaps: FormatFamily {
         let v = input.view
         if let early = v.signature("BA") { return early }
         guard let size = v.u32le(2), let next = v.u32le(6), let kind = v.u16be(14), let fix = v.u32le(28) else { return .need(32, fallback: nil) }
-        guard [0x424D, 0x4943, 0x4349, 0x5054, 0x4350].contains(kind), size == 28 + fix, next == 0 || next >= size else { return .no }
+        guard [0x424D, 0x4943, 0x4349, 0x5054, 0x4350].contains(kind), UInt64(size) == 28 + UInt64(fix), next == 0 || next >= size else { return .no }
         if case .hit = os2Bitmap(v, at: 14) { return .hit(Hit(.os2BitmapArray)) }
         if case .need(let n, _) = os2Bitmap(v, at: 14) { return .need(n, fallback: nil) }
         return .no
