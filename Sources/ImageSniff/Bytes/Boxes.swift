@@ -21,15 +21,19 @@ struct Boxes: Sequence, IteratorProtocol {
     let end: Int
     /// The length of the whole data, for a last box whose size is 0 ("to the end").
     let dataEnd: Int
+    /// Whether `dataEnd` is only what is held (a stream whose end has not come): a box that runs
+    /// to the end then wants more, for its end is not known yet.
+    let openEnded: Bool
     private var steps = 0
     /// The bytes the walk wanted and did not have.
     private(set) var needs: Range<Int>?
 
-    init(_ v: ByteView, from start: Int, to end: Int, dataEnd: Int? = nil) {
+    init(_ v: ByteView, from start: Int, to end: Int, dataEnd: Int? = nil, openEnded: Bool = false) {
         view = v
         offset = start
         self.end = end
         self.dataEnd = dataEnd ?? end
+        self.openEnded = openEnded
     }
 
     mutating func next() -> Box? {
@@ -49,6 +53,11 @@ struct Boxes: Sequence, IteratorProtocol {
             size = clampOffset(large)
             header = 16
         } else if size32 == 0 {
+            if openEnded && end > dataEnd {
+                // To the end of a stream whose end has not come: all of it is wanted.
+                needs = offset..<(dataEnd + 1)
+                return nil
+            }
             size = Swift.min(end, dataEnd) - offset
         }
         guard size >= header else { return nil }

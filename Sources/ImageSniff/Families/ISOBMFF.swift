@@ -237,7 +237,7 @@ enum ISOBMFF: FormatFamily {
     /// `mdat`). A walk that ends at the end of the data has found no such box; a box that runs
     /// past it is wanted whole (truncation). A `required` box is wanted past the end instead.
     static func findBox(_ v: ByteView, _ type: UInt32, in start: Int, dataEnd: Int?, required: Bool = false) -> BoxLookup {
-        var boxes = Boxes(v, from: start, to: Int.max, dataEnd: dataEnd ?? v.count)
+        var boxes = Boxes(v, from: start, to: Int.max, dataEnd: dataEnd ?? v.count, openEnded: dataEnd == nil)
         let found = find(type, &boxes, v)
         if !required, case .needs(let wanted) = found, let dataEnd, wanted.lowerBound == dataEnd { return .absent }
         return found
