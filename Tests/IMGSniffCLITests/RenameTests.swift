@@ -479,6 +479,23 @@ struct RenameCLITests {
         #expect(T.names(T.snapshot(outside)) == ["victim"])
     }
 
+    /// A run killed between creating its journal and writing the header renamed nothing: undo
+    /// says so and succeeds; a journal with anything else in it that is not a header still fails.
+    @Test("an empty journal (a run killed at its start) is nothing to undo")
+    func undoEmptyJournal() throws {
+        let root = try T.scratch("empty-journal")
+        defer { T.remove(root) }
+        let journal = root.appendingPathComponent("j.jsonl")
+        #expect(FileManager.default.createFile(atPath: journal.path, contents: Data(), attributes: [.posixPermissions: 0o600]))
+        let state = ["XDG_STATE_HOME": root.appendingPathComponent("state").path]
+        let undo = try rename(["--undo", journal.path], in: root, environment: state)
+        #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(undo.stderr.contains("renamed nothing"))
+        try Data("garbage\n".utf8).write(to: journal)
+        let garbage = try rename(["--undo", journal.path], in: root, environment: state)
+        #expect(garbage.status == 2 && garbage.stderr.contains("not an imgsniff rename journal"), "\(garbage.stderr)")
+    }
+
     @Test("--undo last takes the newest journal")
     func undoLast() throws {
         let root = try T.scratch("last")

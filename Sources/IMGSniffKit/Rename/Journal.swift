@@ -165,6 +165,8 @@ package enum JournalError: Error, Sendable, CustomStringConvertible {
     case writeFailed([UInt8], Errno)
     case cannotRead([UInt8], Errno)
     case notAJournal([UInt8])
+    /// Empty: the run that created it was stopped before it wrote its header, before any rename.
+    case empty([UInt8])
     case unsupportedVersion([UInt8], Int)
     case unsigned([UInt8], version: Int)
     case badSignature([UInt8])
@@ -181,6 +183,8 @@ package enum JournalError: Error, Sendable, CustomStringConvertible {
         case .writeFailed(let p, let e): return "cannot write journal \(Path.display(p)): \(e)"
         case .cannotRead(let p, let e): return "cannot read journal \(Path.display(p)): \(e)"
         case .notAJournal(let p): return "\(Path.display(p)) is not an imgsniff rename journal (no header line)"
+        case .empty(let p):
+            return "\(Path.display(p)) is empty: the run that created it was stopped before it wrote anything, so it renamed nothing; nothing to undo"
         case .unsupportedVersion(let p, let v): return "\(Path.display(p)): journal version \(v) is not one this imgsniff reads"
         case .unsigned(let p, let v):
             return "\(Path.display(p)) is a version \(v) journal (imgsniff 0.\(v)), which carries no signature: anyone could have written it. "
@@ -449,6 +453,8 @@ package struct JournalReader {
         guard status.owner == UInt32(geteuid()) else { throw .notYours(path, owner: status.owner) }
         guard status.permissions & 0o022 == 0 else { throw .writableByOthers(path, permissions: status.permissions) }
         size = Int(status.size)
+        // The header is written before any rename: a journal with nothing in it records none.
+        guard size > 0 else { throw .empty(path) }
 
         // Forward, a block at a time: the header (line 1) and the number of lines.
         var first: [UInt8]?

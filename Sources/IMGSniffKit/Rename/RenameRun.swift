@@ -184,6 +184,7 @@ package enum RenameRun {
             if journal == Array("last".utf8) { StandardError.line("imgsniff rename: undoing \(Path.display(path))") }
         } catch {
             StandardError.line("imgsniff rename: \(error)")
+            if case .empty = error { return ExitStatus.success }
             return ExitStatus.error
         }
         var table = TextTable(header: ["ACTION", "PATH", "OLD NAME", "REASON"], flexibleColumn: 1)
