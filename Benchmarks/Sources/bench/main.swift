@@ -29,7 +29,7 @@ nonisolated(unsafe) var sink = 0
 func opaque<T>(_ x: T) -> T { x }
 
 @inline(__always) func consume(_ d: Detection) {
-    sink &+= Int(d.type.rawValue) &+ (d.isAnimated ? 1 : 0)
+    sink &+= Int(unsafeBitCast(d.type, to: UInt8.self)) &+ (d.isAnimated ? 1 : 0)
 }
 
 func nowNs() -> UInt64 {
