@@ -6,7 +6,8 @@
 #   make install PREFIX=/usr/local        # binary, man page, bash/zsh/fish completions
 #   make uninstall PREFIX=/usr/local
 #   make test                             # swift test
-#   make readme-formats                   # regenerate the README's formats table
+#   make readme-formats                   # regenerate docs/supported-formats.md's table
+#   make snippets                         # regenerate the compiled copy of the docs' snippets
 #   make man                              # regenerate docs/imgsniff.1
 #   make docs                             # DocC documentation of the library
 #
@@ -40,7 +41,7 @@ DEB_ARCH     = $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DIST_NAME    = imgsniff-$(VERSION)-linux-$(ARCH)
 SOURCES      = Package.swift $(shell find Sources -name '*.swift' -o -name '*.c' -o -name '*.h' -o -name '*.modulemap' 2>/dev/null)
 
-.PHONY: all build release dist install install-files uninstall test readme-formats readme-help man docs help
+.PHONY: all build release dist install install-files uninstall test readme-formats readme-help snippets man docs help
 
 all: build
 
@@ -120,31 +121,35 @@ uninstall:
 test:
 	$(SWIFT) test $(SCRATCH)
 
-## readme-formats: regenerate the table between <!-- formats:begin/end --> in README.md
+## readme-formats: regenerate the table between <!-- formats:begin/end --> in docs/supported-formats.md
 readme-formats:
 	$(SWIFT) build $(SCRATCH) --product imgsniff
-	"$(DEBUG_BIN)" types --format markdown > README.md.formats
-	awk -v table=README.md.formats \
+	"$(DEBUG_BIN)" types --format markdown > docs/formats.table
+	awk -v table=docs/formats.table \
 		'/^<!-- formats:end -->$$/ { skip = 0 } \
 		 !skip { print } \
 		 /^<!-- formats:begin -->$$/ { while ((getline line < table) > 0) print line; skip = 1 }' \
-		README.md > README.md.new
-	rm -f README.md.formats
-	mv README.md.new README.md
+		docs/supported-formats.md > docs/supported-formats.md.new
+	rm -f docs/formats.table
+	mv docs/supported-formats.md.new docs/supported-formats.md
 
-## readme-help: regenerate the README's reference (each command's --help) between <!-- help:begin/end -->
+## readme-help: regenerate docs/cli.md's reference (each command's --help) between <!-- help:begin/end -->
 readme-help:
 	$(SWIFT) build $(SCRATCH) --product imgsniff
 	{ for cmd in "" scan rename types; do \
 		printf '### `imgsniff %s--help`\n\n```text\n' "$${cmd:+$$cmd }"; \
-		COLUMNS=100 "$(DEBUG_BIN)" $$cmd --help; printf '```\n\n'; done; } > README.md.help
-	awk -v text=README.md.help \
+		COLUMNS=100 "$(DEBUG_BIN)" $$cmd --help; printf '```\n\n'; done; } > docs/cli.help
+	awk -v text=docs/cli.help \
 		'/^<!-- help:end -->$$/ { skip = 0 } \
 		 !skip { print } \
 		 /^<!-- help:begin -->$$/ { while ((getline line < text) > 0) print line; skip = 1 }' \
-		README.md > README.md.new
-	rm -f README.md.help
-	mv README.md.new README.md
+		docs/cli.md > docs/cli.md.new
+	rm -f docs/cli.help
+	mv docs/cli.md.new docs/cli.md
+
+## snippets: regenerate Tests/DocSnippetTests/Snippets.swift from the Swift snippets of the README, docs/ and the DocC articles
+snippets:
+	IMAGESNIFF_WRITE_SNIPPETS=1 $(SWIFT) test $(SCRATCH) --filter snippetsFileIsCurrent
 
 ## man: regenerate docs/imgsniff.1 from the command's declarations (imgsniff --generate-manual)
 man:

@@ -29,14 +29,14 @@ enum UploadError: Error {
 /// Stores an upload if it is an image. `body` yields the request body's chunks; `sink` writes them.
 func acceptImage<Body: AsyncSequence>(
     body: Body, contentLength: Int?, sink: (ArraySlice<UInt8>) async throws -> Void
-) async throws -> ImageType where Body.Element == [UInt8] {
+) async throws -> ImageType where Body.Element: Collection, Body.Element.Element == UInt8 {
     var chunks = body.makeAsyncIterator()
     let sniffed = try await ImageSniffer.detect(from: &chunks, expectedLength: contentLength)
     let detection = sniffed.detection
     guard detection.type.conforms(to: .image) else { throw UploadError.notAnImage(detection.type.identifier) }
     if sniffed.reachedEnd && detection.completeness == .truncated { throw UploadError.truncated(detection.type.identifier) }
     try await sink(sniffed.bytesRead[...])                  // what detection read, then the rest
-    while let chunk = try await chunks.next() { try await sink(chunk[...]) }
+    while let chunk = try await chunks.next() { try await sink(ArraySlice(chunk)) }
     return detection.type
 }
 

@@ -10,17 +10,17 @@ import Testing
     static let end = "<!-- formats:end -->"
 
     @Test func formatsTableMatchesTheCatalog() throws {
-        let readme = try Repository.text("README.md")
+        let readme = try Repository.text("docs/supported-formats.md")
         let lines = readme.components(separatedBy: "\n")
-        let start = try #require(lines.firstIndex(of: Self.begin), "README.md lacks \(Self.begin)")
-        let stop = try #require(lines.firstIndex(of: Self.end), "README.md lacks \(Self.end)")
+        let start = try #require(lines.firstIndex(of: Self.begin), "docs/supported-formats.md lacks \(Self.begin)")
+        let stop = try #require(lines.firstIndex(of: Self.end), "docs/supported-formats.md lacks \(Self.end)")
         try #require(start < stop)
         let table = lines[(start + 1)..<stop].map { $0 + "\n" }.joined()
 
         let result = try IMGSniffBinary.run(["types", "--format", "markdown"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.text.isEmpty)
-        #expect(table == result.text, "README.md's formats table is stale: run `make readme-formats`")
+        #expect(table == result.text, "docs/supported-formats.md's table is stale: run `make readme-formats`")
     }
 
     @Test func quickStartIsTheExampleWordForWord() throws {
@@ -67,7 +67,7 @@ import Testing
     /// imgsniff on PATH: the merged NDJSON holds exactly the records of one scan; run again in the
     /// same directory, it gives the same (it writes nothing in the tree or beside it).
     @Test func shardingRecipeMergesToOneScan() throws {
-        let readme = try Repository.text("README.md")
+        let readme = try Repository.text("docs/integrations.md")
         let begin = try #require(readme.range(of: "<!-- shard:begin -->\n```sh\n"))
         let end = try #require(readme[begin.upperBound...].range(of: "```\n<!-- shard:end -->"))
         let recipe = String(readme[begin.upperBound..<end.lowerBound])
@@ -99,7 +99,7 @@ import Testing
     }
 }
 
-/// README, `--help` and the man page say the same.
+/// docs/cli.md, `--help` and the man page say the same.
 @Suite struct ReferenceTests {
     static let commands: [[String]] = [[], ["scan"], ["rename"], ["types"]]
 
@@ -117,7 +117,7 @@ import Testing
     }
 
     @Test func readmeReferenceIsEachCommandsHelp() throws {
-        let readme = try Repository.text("README.md")
+        let readme = try Repository.text("docs/cli.md")
         let begin = try #require(readme.range(of: "<!-- help:begin -->\n"))
         let end = try #require(readme[begin.upperBound...].range(of: "<!-- help:end -->"))
         let section = String(readme[begin.upperBound..<end.lowerBound])
@@ -125,7 +125,7 @@ import Testing
             let help = try IMGSniffBinary.run(command + ["--help"], environment: ["COLUMNS": "100"])
             #expect(help.status == 0)
             let current = section.contains(help.text)
-            #expect(current, "README's reference for `imgsniff \(command.joined()) --help` is stale: make readme-help")
+            #expect(current, "docs/cli.md's reference for `imgsniff \(command.joined()) --help` is stale: make readme-help")
         }
     }
 

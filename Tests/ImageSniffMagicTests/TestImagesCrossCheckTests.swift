@@ -156,10 +156,10 @@ struct TestImagesCrossCheckTests {
         for row in rows where row.result == nil { Issue.record("\(row.file): \(row.error ?? "no result")") }
         let (list, section) = Self.generate(rows, try Self.reasons())
         let listURL = Self.images.appendingPathComponent("libmagic-disagreements.tsv")
-        let readmeURL = Repository.url("README.md")
+        let readmeURL = Repository.url("docs/accuracy.md")
         let readme = try String(contentsOf: readmeURL, encoding: .utf8)
-        let start = try #require(readme.range(of: Self.begin + "\n"), "README.md lacks \(Self.begin)")
-        let stop = try #require(readme.range(of: Self.end), "README.md lacks \(Self.end)")
+        let start = try #require(readme.range(of: Self.begin + "\n"), "docs/accuracy.md lacks \(Self.begin)")
+        let stop = try #require(readme.range(of: Self.end), "docs/accuracy.md lacks \(Self.end)")
         let regenerated = String(readme[..<start.upperBound]) + section + String(readme[stop.lowerBound...])
         if ProcessInfo.processInfo.environment["IMAGESNIFF_REGENERATE"] == "1" {
             try list.write(to: listURL, atomically: true, encoding: .utf8)
@@ -168,7 +168,7 @@ struct TestImagesCrossCheckTests {
         }
         let committed = try String(contentsOf: listURL, encoding: .utf8)
         #expect(committed == list, "TestImages/libmagic-disagreements.tsv is stale: IMAGESNIFF_REGENERATE=1 swift test --filter TestImagesCrossCheck")
-        #expect(readme == regenerated, "README.md's accuracy section is stale: IMAGESNIFF_REGENERATE=1 swift test --filter TestImagesCrossCheck")
+        #expect(readme == regenerated, "docs/accuracy.md is stale: IMAGESNIFF_REGENERATE=1 swift test --filter TestImagesCrossCheck")
     }
 
     /// A core (detection) check, kept apart: the cross-check compares the detector's real answer,
