@@ -41,7 +41,7 @@ DEB_ARCH     = $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DIST_NAME    = imgsniff-$(VERSION)-linux-$(ARCH)
 SOURCES      = Package.swift $(shell find Sources -name '*.swift' -o -name '*.c' -o -name '*.h' -o -name '*.modulemap' 2>/dev/null)
 
-.PHONY: all build release dist install install-files uninstall test readme-formats readme-help snippets man docs help
+.PHONY: all build release dist install install-files uninstall test readme-formats readme-help snippets example-upload man docs help
 
 all: build
 
@@ -146,6 +146,10 @@ readme-help:
 		docs/cli.md > docs/cli.md.new
 	rm -f docs/cli.help
 	mv docs/cli.md.new docs/cli.md
+
+## example-upload: build the Hummingbird upload service (Examples/HummingbirdUpload) and send it real requests with curl
+example-upload:
+	bash Examples/HummingbirdUpload/exercise.sh
 
 ## snippets: regenerate Tests/DocSnippetTests/Snippets.swift from the Swift snippets of the README, docs/ and the DocC articles
 snippets:
