@@ -49,3 +49,52 @@ struct DirectoryScanTests {
         #expect(records.first?.detection == nil)
     }
 }
+
+/// A record is Codable in the command's shape: every line `imgsniff scan` writes decodes into a
+/// `ScanRecord` that encodes back to the same JSON, and what `DirectoryScan` yields encodes as the
+/// command writes it.
+@Suite("ScanRecord Codable")
+struct ScanRecordCodableTests {
+    typealias JSON = SchemaTests.JSON
+
+    static func roundTrips(_ output: String) throws -> Int {
+        var n = 0
+        for line in output.split(separator: "\n") {
+            let record = try JSONDecoder().decode(ScanRecord.self, from: Data(line.utf8))
+            let again = try JSON.parse(try JSONEncoder().encode(record))
+            // "libmagic": null (a record the cross-check did not reach) reads as no cross-check.
+            var original = try JSON.parse(Data(line.utf8))
+            if case .object(var o) = original, o["libmagic"] == .null { o.removeValue(forKey: "libmagic"); original = .object(o) }
+            #expect(again == original, "\(line)")
+            n += 1
+        }
+        return n
+    }
+
+    @Test func everyRecordOfTheCommandRoundTrips() throws {
+        let plain = try IMGSniffBinary.run(["scan", "--format", "ndjson", "--properties", "TestImages", "/nonexistent/imagesniff"], in: Repository.root)
+        #expect(try Self.roundTrips(plain.text) > 400)
+        let tree = try ScratchTree()
+        try tree.rawFile(in: ".", name: invalidName, pngBytes)
+        try tree.file("empty", [])
+        try tree.file("text", Array("hello\n".utf8))
+        try tree.fifo("pipe")
+        let checked = try IMGSniffBinary.run(["scan", "--format", "ndjson", "--properties", "--cross-check", "."], in: tree.root)
+        #expect(checked.text.contains("\"pathBytes\":") && checked.text.contains("\"libmagic\":{") && checked.text.contains("\"empty\""))
+        #expect(try Self.roundTrips(checked.text) == 4)
+    }
+
+    @Test func directoryScanEncodesAsTheCommandWrites() async throws {
+        var options = DirectoryScan.Options()
+        options.properties = true
+        var n = 0
+        for try await record in DirectoryScan([Repository.testImages.appendingPathComponent("png").path], options: options) {
+            let encoded = try JSON.parse(try JSONEncoder().encode(record))
+            #expect(encoded == (try JSON.parse(Data(record.jsonLine(properties: true).utf8))))
+            n += 1
+        }
+        #expect(n > 10)
+        let bad = Data(#"{"schemaVersion":1,"path":"x"}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ScanRecord.self, from: bad) }
+    }
+}

@@ -12,6 +12,8 @@ public enum ScanProblem: Sendable, Hashable {
     case directory
     /// Standard input could not be read.
     case standardInput(Errno)
+    /// A problem read back from a record (`ScanRecord`'s `Decodable`): its code and message.
+    case recorded(code: String, message: String)
 
     /// What file(1) would say: "permission denied", "fifo (named pipe)", "directory", ...
     public var message: String {
@@ -21,6 +23,7 @@ public enum ScanProblem: Sendable, Hashable {
         case .notRegular(let kind): return kind.name
         case .directory: return "directory"
         case .standardInput(let e): return "cannot read standard input: \(e)"
+        case .recorded(_, let message): return message
         }
     }
 
@@ -38,6 +41,7 @@ public enum ScanProblem: Sendable, Hashable {
         case .notRegular: return "notRegular"
         case .directory: return "directory"
         case .standardInput(let e): return e.name
+        case .recorded(let code, _): return code
         }
     }
 }
