@@ -377,6 +377,7 @@ make heif/heic-thumbnail           public.heic no -- heif-enc -q 50 -t 8 -o @OUT
 make heif/heic-collection          public.heic no -- heif-enc -q 40 -o @OUT.heic@ $S/f1.png $S/f2.png
 make heif/heic-imagemagick         public.heic no -- convert $S/rose.png -quality 50 HEIC:@OUT@
 make heif/heic-pillow-heif         public.heic no -- "${PE[@]}" heif $S/rose.png @OUT@ quality=50
+make heif/heic-irot-pillow-heif    public.heic no -- "${PE[@]}" heiforient @OUT@ 64 32 6
 make heif/avif-heif-enc            public.avif no -- heif-enc -A -q 50 -o @OUT.avif@ $S/rose.png
 make heif/avif-still               public.avif no -- avifenc -s 10 $S/rose.png @OUT.avif@
 make heif/avif-lossless            public.avif no -- avifenc -s 10 -l $S/rose.png @OUT.avif@
@@ -420,6 +421,7 @@ make pict/headerless-imagemagick   com.apple.pict no -- bash -c "tail -c +513 pi
 make pict/graphicsmagick           com.apple.pict no -- gm convert $S/rose.png PICT:@OUT@
 make exr/openexr-zip               com.ilm.openexr-image no -- "${PE[@]}" exr @OUT@ ZIP_COMPRESSION
 make exr/openexr-piz               com.ilm.openexr-image no -- "${PE[@]}" exr @OUT@ PIZ_COMPRESSION
+make exr/openexr-display-window    com.ilm.openexr-image no -- "${PE[@]}" exr @OUT@ ZIP_COMPRESSION 32x24
 make exr/ffmpeg                    com.ilm.openexr-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v exr -pix_fmt gbrpf32le "${BX[@]}" -f image2 -update 1 @OUT.exr@
 make hdr/imagemagick               public.radiance no -- convert $S/rose.png HDR:@OUT@
 make hdr/imagecodecs-rgbe          public.radiance no -- "${PE[@]}" ic rgbe $S/rose.png @OUT@ dtype=float32

@@ -7,6 +7,7 @@ OpenEXR, astc-encoder-py, nibabel, mutagen, pyhdf, astropy.  Called from make-te
   pyencode.py pilall OUT FORMAT SRC... [key=value ...]        Pillow save_all (first SRC + append_images)
   pyencode.py ic CODEC SRC OUT [mode=M] [key=value ...]       imagecodecs.<CODEC>_encode(pixels)
   pyencode.py heif SRC OUT [key=value ...]                     pillow-heif (libheif + x265)
+  pyencode.py heiforient OUT W H ORIENTATION                   pillow-heif: EXIF orientation as irot
   pyencode.py dng OUT                                          pidng DNGWriter, 16x16 Bayer 12-bit
   pyencode.py dicom OUT [zeros|tiff-past-eof]                  pydicom, 16x16 MONOCHROME2 Secondary Capture
   pyencode.py exr OUT [compression]                            OpenEXR python bindings, 16x16 half RGB
@@ -178,14 +179,34 @@ def cmd_dicom(out, preamble='zeros'):
     ds.save_as(out, enforce_file_format=True)
 
 
-def cmd_exr(out, compression='ZIP_COMPRESSION'):
+def cmd_exr(out, compression="ZIP_COMPRESSION", display=None):
+    """16 x 16 pixels. With DISPLAY (WxH), the display window is (0,0)-(W-1,H-1) and the 16 x 16
+    data window sits inside it at (8,4) (OpenEXR's two windows)."""
     import numpy as np
     import OpenEXR
     yy, xx = np.mgrid[0:16, 0:16]
     rgb = np.stack([xx / 15.0, yy / 15.0, np.full((16, 16), 0.5)], axis=-1).astype(np.float16)
     header = {'compression': getattr(OpenEXR, compression), 'type': OpenEXR.scanlineimage}
+    if display:
+        w, h = (int(n) for n in display.split('x'))
+        header['displayWindow'] = (np.array([0, 0], dtype=np.int32), np.array([w - 1, h - 1], dtype=np.int32))
+        header['dataWindow'] = (np.array([8, 4], dtype=np.int32), np.array([23, 19], dtype=np.int32))
     with OpenEXR.File(header, {'RGB': rgb}) as f:
         f.write(out)
+
+
+def cmd_heiforient(out, w, h, orientation):
+    """A W x H gradient saved by pillow-heif with EXIF orientation ORIENTATION: libheif writes the
+    rotation as the image's irot (and a clap when the size is padded for the codec)."""
+    import pillow_heif
+    from PIL import Image
+    pillow_heif.register_heif_opener()
+    w, h = int(w), int(h)
+    im = Image.new('RGB', (w, h))
+    im.putdata([(x * 255 // max(1, w - 1), y * 255 // max(1, h - 1), 128) for y in range(h) for x in range(w)])
+    exif = Image.Exif()
+    exif[0x0112] = int(orientation)
+    im.save(out, format='HEIF', quality=50, exif=exif.tobytes())
 
 
 def cmd_astc(src, out, bx, by):
@@ -453,7 +474,7 @@ def main(argv):
      'uhdr': cmd_uhdr, 'heifmini': cmd_heifmini, 'icc': cmd_icc, 'font': cmd_font, 'xls': cmd_xls,
      'nifti': cmd_nifti, 'id3': cmd_id3, 'hdf4': cmd_hdf4, 'fitstext': cmd_fitstext,
      'textenc': cmd_textenc, 'solid-pages': cmd_solid_pages, 'noise-frames': cmd_noise_frames,
-     'icc-jpeg': cmd_icc_jpeg}[cmd](*args)
+     'icc-jpeg': cmd_icc_jpeg, 'heiforient': cmd_heiforient}[cmd](*args)
 
 
 if __name__ == '__main__':

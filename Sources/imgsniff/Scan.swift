@@ -19,8 +19,10 @@ enum Scan {
         structure says), \
         extensionMatches (true, false, or null when the file has no known extension), error \
         (null, or {code, message}); properties with --properties (null for anything but an \
-        image; width, height, bitDepth, colorModel, hasAlpha, frameCount, orientation, \
-        hasGainMap, hasICCProfile, each null when the header does not state it); libmagic with \
+        image; width, height (as displayed: after a HEIF's clap and irot, an OpenEXR's display \
+        window), bitDepth, colorModel, hasAlpha, frameCount, orientation, hasGainMap, \
+        hasICCProfile, codedWidth, codedHeight (the coded size where it differs), each null when \
+        the header does not state it); libmagic with \
         --cross-check. CSV has the same columns.
 
         File names that are not valid UTF-8 are printed losslessly: each byte that is not part \

@@ -263,7 +263,8 @@ struct ScanPropertiesTests {
         let p = try #require(records["small"]?["properties"] as? [String: Any])
         #expect(p["width"] as? Int == 640 && p["height"] as? Int == 480)
         #expect(p["bitDepth"] as? Int == 8 && p["colorModel"] as? String == "rgb" && p["hasAlpha"] as? Bool == false)
-        #expect(p.keys.count == 9, "every field present, null when not stated: \(p)")
+        #expect(p.keys.count == 11, "every field present, null when not stated: \(p)")
+        #expect(p["codedWidth"] is NSNull && p["codedHeight"] is NSNull, "a PNG has no other coded size")
         #expect(records["notes"]?["properties"] is NSNull)
         // Without --properties, no such field.
         let plain = try IMGSniffBinary.run(["scan", "--format", "ndjson", "small"], in: tree.root)

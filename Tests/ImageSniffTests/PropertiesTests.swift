@@ -343,3 +343,45 @@ struct PrefixPropertiesTests {
         #expect(p.width == ImageSniffer.inspect(gif).properties.width)
     }
 }
+
+/// The size as displayed where a format's transforms are mandatory, the coded size beside it.
+@Suite("Displayed and coded sizes")
+struct DisplayedSizeTests {
+    static func properties(_ file: String) throws -> ImageProperties {
+        try FileSniffer().inspect(fileAt: Repository.testImages.appendingPathComponent(file).path).properties
+    }
+
+    /// pillow-heif writes a 64 x 32 image with EXIF orientation 6 as a 64 x 64 coded image, a
+    /// 64 x 32 clean aperture and a quarter turn (irot): shown 32 x 64, as libheif and identify say.
+    @Test func heifCleanApertureThenRotation() throws {
+        let p = try Self.properties("heif/heic-irot-pillow-heif")
+        #expect(p.width == 32 && p.height == 64 && p.orientation == 6)
+        #expect(p.codedWidth == 64 && p.codedHeight == 64)
+        #expect(p.pixelCount == 64 * 64, "a decoder allocates the coded image")
+        // A clean aperture without rotation: 64 x 64 coded, 32 x 32 shown.
+        let crop = try Self.properties("heif/heic-pillow-heif")
+        #expect(crop.width == 32 && crop.height == 32 && crop.codedWidth == 64 && crop.codedHeight == 64)
+        // Nothing to transform: no coded size.
+        let plain = try Self.properties("heif/heic-heif-enc")
+        #expect(plain.width != nil && plain.codedWidth == nil && plain.codedHeight == nil)
+    }
+
+    /// OpenEXR: the display window is the size; the data window, when it differs, the coded size.
+    @Test func exrWindows() throws {
+        let p = try Self.properties("exr/openexr-display-window")
+        #expect(p.width == 32 && p.height == 24 && p.codedWidth == 16 && p.codedHeight == 16)
+        #expect(p.pixelCount == 32 * 24)
+        let same = try Self.properties("exr/openexr-zip")
+        #expect(same.width == 16 && same.height == 16 && same.codedWidth == nil)
+        // A data window far larger than the display window is what pixelCount weighs.
+        var bytes = [UInt8](try Data(contentsOf: Repository.testImages.appendingPathComponent("exr/openexr-display-window")))
+        let name = Array("dataWindow\0box2i\0".utf8)
+        let at = try #require((0..<(bytes.count - name.count)).first { bytes[$0..<($0 + name.count)].elementsEqual(name) })
+        let box = at + name.count + 4
+        for (k, v) in [Int32(0), 0, 99_999, 99_999].enumerated() {
+            withUnsafeBytes(of: v.littleEndian) { bytes.replaceSubrange((box + 4 * k)..<(box + 4 * k + 4), with: $0) }
+        }
+        let bomb = ImageSniffer.inspect(bytes).properties
+        #expect(bomb.width == 32 && bomb.codedWidth == 100_000 && bomb.pixelCount == 100_000 * 100_000)
+    }
+}

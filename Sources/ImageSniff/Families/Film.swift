@@ -80,20 +80,33 @@ extension Film {
     static func exr(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var p = ImageProperties(frameCount: 1)
+        var dataWindow: (Int, Int)?, displayWindow: (Int, Int)?
+        func sized() -> ImageProperties {
+            var q = p
+            if let (w, h) = displayWindow ?? dataWindow { q.width = w; q.height = h }
+            if let (w, h) = dataWindow, displayWindow != nil { q.codedWidth = w; q.codedHeight = h }
+            return q
+        }
         var o = 8
         for _ in 0..<256 {
-            guard let first = v.u8(o) else { return .need(o + 64, partial: p) }
-            if first == 0 { return .done(p) }  // the end of the header
-            guard let nameEnd = v.find("\0", in: o..<min(v.count, o + 256)) else { return .need(o + 256, partial: p) }
-            guard let typeEnd = v.find("\0", in: (nameEnd + 1)..<min(v.count, nameEnd + 257)) else { return .need(nameEnd + 257, partial: p) }
-            guard let size = v.u32le(typeEnd + 1) else { return .need(typeEnd + 5, partial: p) }
+            guard let first = v.u8(o) else { return .need(o + 64, partial: sized()) }
+            if first == 0 { return .done(sized()) }  // the end of the header
+            guard let nameEnd = v.find("\0", in: o..<min(v.count, o + 256)) else { return .need(o + 256, partial: sized()) }
+            guard let typeEnd = v.find("\0", in: (nameEnd + 1)..<min(v.count, nameEnd + 257)) else { return .need(nameEnd + 257, partial: sized()) }
+            guard let size = v.u32le(typeEnd + 1) else { return .need(typeEnd + 5, partial: sized()) }
             let value = typeEnd + 5, end = value + Int(size)
-            guard end <= v.count else { return .need(end, partial: p) }
-            if v.matches("dataWindow\0", at: o), size == 16, let x0 = v.u32le(value), let y0 = v.u32le(value + 4),
-               let x1 = v.u32le(value + 8), let y1 = v.u32le(value + 12) {
-                let width = Int(Int32(bitPattern: x1)) - Int(Int32(bitPattern: x0)) + 1
-                let height = Int(Int32(bitPattern: y1)) - Int(Int32(bitPattern: y0)) + 1
-                if width > 0 && height > 0 { p.width = width; p.height = height }
+            guard end <= v.count else { return .need(end, partial: sized()) }
+            // box2i windows: the data window (the pixels stored) and the display window (what
+            // viewers and `identify` show). The size reported is the display window's.
+            let isData = v.matches("dataWindow\0", at: o)
+            if size == 16, isData || v.matches("displayWindow\0", at: o) {
+                if let x0 = v.u32le(value), let y0 = v.u32le(value + 4), let x1 = v.u32le(value + 8), let y1 = v.u32le(value + 12) {
+                    let width = Int(Int32(bitPattern: x1)) - Int(Int32(bitPattern: x0)) + 1
+                    let height = Int(Int32(bitPattern: y1)) - Int(Int32(bitPattern: y0)) + 1
+                    if width > 0 && height > 0 {
+                        if isData { dataWindow = (width, height) } else { displayWindow = (width, height) }
+                    }
+                }
             }
             if v.matches("channels\0", at: o) {
                 var c = value
@@ -110,7 +123,7 @@ extension Film {
             }
             o = end
         }
-        return .done(p)
+        return .done(sized())
     }
 
     /// Radiance: header lines up to an empty line, then the resolution string (`-Y N +X M`).

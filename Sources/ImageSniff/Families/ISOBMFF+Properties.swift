@@ -105,7 +105,8 @@ extension ISOBMFF {
             case fourCC("colr"):
                 if v.matches("prof", at: body) || v.matches("rICC", at: body) { p.hasICCProfile = true }
             case fourCC("irot"):
-                // Anticlockwise quarter turns, as EXIF orientations.
+                // Anticlockwise quarter turns, as EXIF orientations (already applied to the
+                // width and height reported).
                 if let turns = v.u8(body) { p.orientation = [1, 8, 3, 6][Int(turns & 3)] }
             case fourCC("av1C"), fourCC("hvcC"):
                 if p.bitDepth == nil, property.type == fourCC("av1C"), let b = v.u8(body + 2) {
@@ -116,7 +117,12 @@ extension ISOBMFF {
             default: break
             }
         }
+        // As displayed: the clean aperture, then the rotation (HEIF's transforms are mandatory).
+        // The coded size stays available.
+        let coded = (p.width, p.height)
         if let (w, h) = cleanAperture { p.width = w; p.height = h }
+        if let o = p.orientation, o == 6 || o == 8 { (p.width, p.height) = (p.height, p.width) }
+        if p.width != coded.0 || p.height != coded.1 { (p.codedWidth, p.codedHeight) = coded }
         if p.colorModel == nil && p.width != nil { p.colorModel = .rgb }
         return .done(p)
     }

@@ -15,10 +15,12 @@
 /// }
 /// ```
 public struct ImageProperties: Sendable, Hashable, Codable {
-    /// Pixel width of the primary image (ImageIO's `kCGImagePropertyPixelWidth`), before any
-    /// orientation is applied.
+    /// Pixel width of the primary image (ImageIO's `kCGImagePropertyPixelWidth`), before any EXIF
+    /// orientation is applied, and as displayed where the format's own transforms are mandatory: a
+    /// HEIF's or AVIF's clean aperture (`clap`) and rotation (`irot`), an OpenEXR's display window.
+    /// What libheif and ImageMagick's `identify` report.
     public var width: Int?
-    /// Pixel height of the primary image (`kCGImagePropertyPixelHeight`).
+    /// Pixel height of the primary image (`kCGImagePropertyPixelHeight`), as `width`.
     public var height: Int?
     /// Bits per component (`kCGImagePropertyDepth`): 8 for an 8-bit RGB JPEG, 16 for a 16-bit
     /// PNG, 32 for float EXR or PFM data.
@@ -37,6 +39,12 @@ public struct ImageProperties: Sendable, Hashable, Codable {
     public var hasGainMap: Bool?
     /// Whether an ICC colour profile is embedded.
     public var hasICCProfile: Bool?
+    /// The coded width, where it differs from `width`: a HEIF's or AVIF's image before its clean
+    /// aperture and rotation (`ispe`), an OpenEXR's data window. nil when the two are the same (or
+    /// unknown). A decoder allocates the coded size: `pixelCount` takes the larger of the two.
+    public var codedWidth: Int?
+    /// The coded height, where it differs from `height`; as `codedWidth`.
+    public var codedHeight: Int?
 
     /// How pixels are stored.
     public enum ColorModel: String, Sendable, Hashable, Codable, CaseIterable {
@@ -45,7 +53,7 @@ public struct ImageProperties: Sendable, Hashable, Codable {
 
     public init(width: Int? = nil, height: Int? = nil, bitDepth: Int? = nil, colorModel: ColorModel? = nil,
                 hasAlpha: Bool? = nil, frameCount: Int? = nil, orientation: Int? = nil, hasGainMap: Bool? = nil,
-                hasICCProfile: Bool? = nil) {
+                hasICCProfile: Bool? = nil, codedWidth: Int? = nil, codedHeight: Int? = nil) {
         self.width = width
         self.height = height
         self.bitDepth = bitDepth
@@ -55,6 +63,8 @@ public struct ImageProperties: Sendable, Hashable, Codable {
         self.orientation = orientation
         self.hasGainMap = hasGainMap
         self.hasICCProfile = hasICCProfile
+        self.codedWidth = codedWidth
+        self.codedHeight = codedHeight
     }
 
     /// Nothing known.
@@ -63,12 +73,18 @@ public struct ImageProperties: Sendable, Hashable, Codable {
     /// Whether nothing is known.
     public var isEmpty: Bool { self == .unknown }
 
-    /// `width × height`, when both are known (saturating: a hostile 2^32 × 2^32 header gives
-    /// `Int.max`, not an overflow). The number to compare with a decompression budget.
+    /// `width × height`, when both are known, or the coded size's product when it is larger (what
+    /// a decoder allocates: an OpenEXR data window far larger than its display window). Saturating:
+    /// a hostile 2^32 × 2^32 header gives `Int.max`, not an overflow. The number to compare with a
+    /// decompression budget.
     public var pixelCount: Int? {
-        guard let width, let height else { return nil }
-        let (product, overflow) = width.multipliedReportingOverflow(by: height)
-        return overflow ? Int.max : product
+        func product(_ w: Int?, _ h: Int?) -> Int? {
+            guard let w, let h else { return nil }
+            let (p, overflow) = w.multipliedReportingOverflow(by: h)
+            return overflow ? Int.max : p
+        }
+        guard let shown = product(width, height) else { return nil }
+        return max(shown, product(codedWidth, codedHeight) ?? 0)
     }
 }
 
@@ -82,6 +98,10 @@ extension ImageProperties {
         var p = self
         if let w = p.width, w <= 0 { p.width = nil }
         if let h = p.height, h <= 0 { p.height = nil }
+        if let w = p.codedWidth, w <= 0 { p.codedWidth = nil }
+        if let h = p.codedHeight, h <= 0 { p.codedHeight = nil }
+        // The coded size only where it differs from the displayed one.
+        if p.codedWidth == p.width && p.codedHeight == p.height { p.codedWidth = nil; p.codedHeight = nil }
         return p
     }
 }

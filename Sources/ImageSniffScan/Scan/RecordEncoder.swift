@@ -24,7 +24,7 @@ package final class RecordEncoder {
                                     "confidence", "animated", "completeness", "extensionMatches", "error", "pathBytes"]
     package static let crossCheckColumns = ["libmagicMime", "libmagicDescription", "libmagicUti", "libmagicVerdict"]
     package static let propertyColumns = ["width", "height", "bitDepth", "colorModel", "hasAlpha", "frameCount", "orientation",
-                                         "hasGainMap", "hasICCProfile"]
+                                         "hasGainMap", "hasICCProfile", "codedWidth", "codedHeight"]
 
     /// The CSV header for these options.
     package static func csvHeader(crossCheck: Bool, properties: Bool) -> [String] {
@@ -168,7 +168,7 @@ package final class RecordEncoder {
         func text(_ v: Int?) -> String { v.map(String.init) ?? "" }
         func text(_ v: Bool?) -> String { v.map { $0 ? "true" : "false" } ?? "" }
         return [text(p.width), text(p.height), text(p.bitDepth), p.colorModel?.rawValue ?? "", text(p.hasAlpha), text(p.frameCount),
-                text(p.orientation), text(p.hasGainMap), text(p.hasICCProfile)]
+                text(p.orientation), text(p.hasGainMap), text(p.hasICCProfile), text(p.codedWidth), text(p.codedHeight)]
     }
 
     /// `{"width":…,…}`: every field of `propertyColumns`, null when not stated.

@@ -15,7 +15,7 @@ extension ScanRecord: Codable {
     private enum ErrorKeys: String, CodingKey { case code, message }
     private enum MagicKeys: String, CodingKey { case mime, description, uti, verdict, error }
     private enum PropertyKeys: String, CodingKey {
-        case width, height, bitDepth, colorModel, hasAlpha, frameCount, orientation, hasGainMap, hasICCProfile
+        case width, height, bitDepth, colorModel, hasAlpha, frameCount, orientation, hasGainMap, hasICCProfile, codedWidth, codedHeight
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -60,6 +60,8 @@ extension ScanRecord: Codable {
                 try n.encode(p.orientation, forKey: .orientation)
                 try n.encode(p.hasGainMap, forKey: .hasGainMap)
                 try n.encode(p.hasICCProfile, forKey: .hasICCProfile)
+                try n.encode(p.codedWidth, forKey: .codedWidth)
+                try n.encode(p.codedHeight, forKey: .codedHeight)
             } else {
                 try c.encodeNil(forKey: .properties)
             }
