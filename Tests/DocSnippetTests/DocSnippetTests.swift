@@ -12,6 +12,14 @@ import ImageSniff
 import Testing
 import TestSupport
 
+/// A snippet the tests run: where it is, what it prints, and the function it became.
+struct RunnableSnippet: Sendable, CustomStringConvertible {
+    let place: String
+    let expected: [String]
+    let run: @Sendable () async throws -> Void
+    var description: String { place }
+}
+
 @Suite("Documentation snippets")
 struct DocSnippetTests {
     enum Kind: String { case compile, excerpt, manifest }
@@ -69,16 +77,44 @@ struct DocSnippetTests {
         import ImageSniffScan
 
         """
+        var runnable: [String] = []
         for s in try snippets() where s.kind == .compile {
-            let name = s.file.map { $0.isLetter || $0.isNumber ? $0 : "_" }
+            let name = "snippet_" + String(s.file.map { $0.isLetter || $0.isNumber ? $0 : "_" }) + "_\(s.line)"
             out += "\n// \(s.file):\(s.line)\n"
-            out += "@Sendable func snippet_\(String(name))_\(s.line)() async throws {\n"
+            out += "@Sendable func \(name)() async throws {\n"
             for line in s.code.components(separatedBy: "\n") where !line.hasPrefix("import ") {
                 out += line.isEmpty ? "\n" : "    " + line + "\n"
             }
             out += "}\n"
+            if let expected = expectedOutput(s.code) {
+                let quoted = expected.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+                runnable.append("    RunnableSnippet(place: \"\(s.file):\(s.line)\", expected: [\(quoted.joined(separator: ", "))], run: \(name)),\n")
+            }
         }
+        out += "\n/// The snippets that print, each line with what it prints in a comment: run by the tests.\n"
+        out += "let runnableSnippets: [RunnableSnippet] = [\n" + runnable.joined() + "]\n"
         return out
+    }
+
+    /// What a snippet prints, from the comments of its `print` lines (`print(x)   // value`); nil
+    /// when it prints nothing, or a print line has no such comment (it is compiled, not run).
+    static func expectedOutput(_ code: String) -> [String]? {
+        var expected: [String] = []
+        for line in code.components(separatedBy: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("print(") {
+            guard let comment = line.range(of: "// ", options: .backwards) else { return nil }
+            expected.append(String(line[comment.upperBound...]).trimmingCharacters(in: .whitespaces))
+        }
+        return expected.isEmpty ? nil : expected
+    }
+
+    /// Every snippet that prints runs (from the repository's root, where its paths lead) and prints
+    /// what its comments say.
+    @Test(arguments: runnableSnippets)
+    func snippetPrintsWhatItSays(_ snippet: RunnableSnippet) async throws {
+        #expect(FileManager.default.changeCurrentDirectoryPath(Repository.root.path))
+        let printed = PrintedLines()
+        try await PrintedLines.$current.withValue(printed) { try await snippet.run() }
+        #expect(printed.lines == snippet.expected, "\(snippet.place)")
     }
 
     @Test func snippetsFileIsCurrent() throws {
@@ -91,6 +127,7 @@ struct DocSnippetTests {
         let committed = try String(contentsOf: url, encoding: .utf8)
         #expect(committed == expected, "Tests/DocSnippetTests/Snippets.swift is stale: make snippets")
         #expect(try Self.snippets().filter { $0.kind == .compile }.count >= 20)
+        #expect(runnableSnippets.count >= 2)
     }
 
     /// Excerpts of the library's source are there, line for line (indentation aside).

@@ -2,6 +2,7 @@
 // write to, some bytes, paths, and the errors an upload handler throws. Only declarations: the
 // snippets are compiled, not run (the quick start, which prints, is run by ExamplesTests).
 
+import Foundation
 import ImageSniff
 
 let contentLength: Int? = nil
@@ -22,3 +23,19 @@ struct Destination {
 let file = Destination()
 
 func fetch(_ range: Range<Int>) async throws -> [UInt8] { [] }
+
+/// What a running snippet printed: its `print` calls land here (this module's `print` shadows the
+/// standard library's), so the test can compare them with the snippet's `// ...` comments.
+final class PrintedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+    func append(_ line: String) { lock.lock(); storage.append(line); lock.unlock() }
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return storage }
+
+    @TaskLocal static var current: PrintedLines?
+}
+
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    let text = items.map { "\($0)" }.joined(separator: separator)
+    if let sink = PrintedLines.current { sink.append(text) } else { Swift.print(text, terminator: terminator) }
+}

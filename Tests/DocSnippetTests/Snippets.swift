@@ -295,3 +295,9 @@ import ImageSniffScan
     ImageType.types(filenameExtension: "pic")    // [.pict, .radianceHDR]
     ImageType.types(hint: "image/tiff")          // [.tiff]
 }
+
+/// The snippets that print, each line with what it prints in a comment: run by the tests.
+let runnableSnippets: [RunnableSnippet] = [
+    RunnableSnippet(place: "README.md:80", expected: ["com.compuserve.gif", "true", "gif", "image/gif", "conclusive false", "com.nikon.raw-image", "true", "false", "public.png true", "public.tiff family", "com.nikon.raw-image hinted", "public.png conclusive", "public.heic [public.heif-standard]", "true", "public.jpeg", "false"], run: snippet_README_md_80),
+    RunnableSnippet(place: "README.md:187", expected: ["com.example.sprite"], run: snippet_README_md_187),
+]
