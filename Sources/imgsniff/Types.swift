@@ -23,7 +23,7 @@ enum Types {
           imgsniff types nef
           imgsniff types image/heic
           imgsniff types --only-images --format json | jq -r '.[].identifier'
-          imgsniff types --format markdown     # the README's formats table
+          imgsniff types --format markdown     # docs/supported-formats.md's table
         """,
         argument: ArgumentSpec(name: "query", help: "An extension, MIME type or identifier to look up.", repeated: false,
                                completion: .list(ImageType.allCases.map(\.identifier))),
