@@ -35,7 +35,7 @@ DEBUG_BIN   = $(BUILD_DIR)/debug/imgsniff
 # zlib1g-dev for the static archives.
 DIST_SCRATCH = .build-dist
 DIST_BIN     = $(DIST_SCRATCH)/imgsniff
-VERSION      = $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/imgsniff/Main.swift)
+VERSION      = $(shell sed -n 's/.*public static let version = "\(.*\)"/\1/p' Sources/ImageSniff/ImageSniffer.swift)
 ARCH         = $(shell uname -m)
 DEB_ARCH     = $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DIST_NAME    = imgsniff-$(VERSION)-linux-$(ARCH)
