@@ -314,7 +314,14 @@ extension Bitmaps {
         let v = input.view
         var pages = 0
         var o = 4
-        while pages < 1023, let offset = v.u32le(o), offset != 0 { pages += 1; o += 4 }
+        while pages < 1023 {
+            // The table runs past the bytes held: the rest of it is wanted (a cut file counts the
+            // pages before the cut).
+            guard let offset = v.u32le(o) else { return .need(o + 4, partial: ImageProperties(frameCount: pages)) }
+            if offset == 0 { break }
+            pages += 1
+            o += 4
+        }
         guard let first = v.u32le(4), first > 0 else { return .done(.unknown) }
         switch pcx(v, at: Int(first)) {
         case .done(var p): p.frameCount = pages; return .done(p)
