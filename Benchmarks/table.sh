@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# Issue 28's table, warm and cold, with hyperfine. See Benchmarks/README.md.
+#
+#   Benchmarks/table.sh [N] [--runs R] [--cold-runs C] [--no-build] [--warm-only] [--imgsniff BIN]
+#
+#   N             files in the tree (default 20000; made once by make-tree.py, 100 a folder, whole
+#                 copies of the files in TestImages/, in $BENCH_TMP/imgsniff-table-N)
+#   --runs R      hyperfine runs of each warm command (default 10, after 2 warm-up runs)
+#   --cold-runs C hyperfine runs of each cold-tree command (default 5)
+#   --no-build    use the binaries already built
+#   --warm-only   leave out the cold half
+#   --imgsniff B  measure this imgsniff instead of .build-bench/release/imgsniff
+#
+# Warm: the tree in the page cache. Cold tree: before each run, `sync; echo 3 >
+# /proc/sys/vm/drop_caches`, then the measured program is run once with --version/no operands so
+# that its binary and libraries are back in the cache (the binary warm, the tree cold). The cold
+# half needs root and a writable /proc/sys; without them it is skipped, with a message. Cold
+# start: the page cache dropped and nothing warmed, one file scanned (static imgsniff vs `file`).
+#
+# The floors are built here with cc (the io_uring one with liburing: apt-get install
+# liburing-dev); the rows of a floor that cannot run (no liburing, io_uring disabled) say so.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+N=20000 RUNS=10 COLD_RUNS=5 BUILD=1 COLD=1 IMGSNIFF=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --runs) RUNS=$2; shift ;;
+        --cold-runs) COLD_RUNS=$2; shift ;;
+        --no-build) BUILD=0 ;;
+        --warm-only) COLD=0 ;;
+        --imgsniff) IMGSNIFF=$2; shift ;;
+        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        *) if [[ "$1" =~ ^[0-9]+$ ]]; then N=$1; else echo "table.sh: unknown argument $1" >&2; exit 64; fi ;;
+    esac
+    shift
+done
+TMPROOT=${BENCH_TMP:-/tmp}
+OUT="$here/.build-floors"          # ignored by git (.build-*/)
+FLOOR="$OUT/floor"
+IMGSNIFF=${IMGSNIFF:-$root/.build-bench/release/imgsniff}
+STATIC="$root/.build-dist/imgsniff"
+section() { printf '\n== %s ==\n' "$*"; }
+
+command -v hyperfine >/dev/null || { echo "table.sh: hyperfine is needed (apt-get install hyperfine)" >&2; exit 1; }
+command -v jq >/dev/null || { echo "table.sh: jq is needed (apt-get install jq)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "table.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 1; }
+
+# --- Build ---------------------------------------------------------------------------------
+mkdir -p "$OUT"
+URING=0
+if [ "$BUILD" = 1 ] || [ ! -x "$FLOOR" ]; then
+    if [ -f /usr/include/liburing.h ] && cc -O2 -DFLOOR_URING -o "$FLOOR" "$here/Sources/floor/floor.c" -luring -lpthread; then
+        URING=1
+    else
+        echo "table.sh: liburing not found (apt-get install liburing-dev): the io_uring floor is left out" >&2
+        cc -O2 -o "$FLOOR" "$here/Sources/floor/floor.c" -lpthread
+    fi
+fi
+if [ "$BUILD" = 1 ] && [ "$IMGSNIFF" = "$root/.build-bench/release/imgsniff" ]; then
+    nice -n 5 swift build -c release --package-path "$root" --scratch-path "$root/.build-bench" --product imgsniff 2>&1 | grep -E "error|Build" || true
+fi
+[ -x "$IMGSNIFF" ] || { echo "table.sh: $IMGSNIFF was not built" >&2; exit 1; }
+
+# --- Tree ----------------------------------------------------------------------------------
+TREE="$TMPROOT/imgsniff-table-$N"
+python3 "$here/make-tree.py" "$N" "$TREE" --per-dir 100 --max-bytes 1000000000
+COUNT=$(find "$TREE" -type f -not -name '.*' | wc -l)
+SEEN=$("$IMGSNIFF" scan --format ndjson "$TREE" | wc -l)
+[ "$SEEN" = "$COUNT" ] || echo "WARNING: imgsniff printed $SEEN records for $COUNT files"
+
+# io_uring: built, and allowed by this kernel?
+if msg=$("$FLOOR" --uring 8 "$TREE/d000000" 2>&1 > /dev/null); then URING=1; else
+    URING=0; echo "table.sh: the io_uring floor rows are left out: ${msg:-it failed}"
+fi
+
+# Can the page cache be dropped?
+if [ "$COLD" = 1 ]; then
+    if ! { sync && echo 3 > /proc/sys/vm/drop_caches; } 2>/dev/null; then
+        echo "table.sh: COLD HALF SKIPPED: cannot write /proc/sys/vm/drop_caches (needs root and a writable /proc/sys;"
+        echo "          containers usually mount it read-only). Only the warm columns are measured."
+        COLD=0
+    fi
+fi
+DROP="$OUT/drop-and-warm.sh"
+cat > "$DROP" <<'EOF'
+#!/bin/sh
+# Drop the page cache, then run "$@" once (its own binary and libraries back in the cache).
+sync
+echo 3 > /proc/sys/vm/drop_caches
+[ $# -gt 0 ] && "$@" > /dev/null 2>&1
+exit 0
+EOF
+chmod +x "$DROP"
+
+# Bytes read from the tree's block device (approximate: anything else reading meanwhile counts).
+DEV=$(basename "$(df --output=source "$TREE" | tail -1)")
+STAT="/sys/class/block/$DEV/stat"
+sectors() { if [ -r "$STAT" ]; then awk '{print $3}' "$STAT"; else echo 0; fi; }
+
+# --- Rows ----------------------------------------------------------------------------------
+NAMES=() CMDS=() WARMERS=()
+row() {  # row NAME WARMER -- CMD...   (WARMER: what brings the binary back after a drop)
+    NAMES+=("$1"); WARMERS+=("$2"); shift 3; CMDS+=("$*")
+}
+row "floor, 1 thread: readdir walk + open + read 4 KiB + close" "$FLOOR" -- "$FLOOR $TREE"
+row "floor --checked, 1 thread: + fstatat + fstat" "$FLOOR" -- "$FLOOR --checked $TREE"
+row "floor, 2 threads (bare calls)" "$FLOOR" -- "$FLOOR --threads 2 $TREE"
+row "floor --checked, 2 threads" "$FLOOR" -- "$FLOOR --checked --threads 2 $TREE"
+row "floor --checked, 64 threads in flight" "$FLOOR" -- "$FLOOR --checked --inflight 64 $TREE"
+row "floor --checked, 64 threads, fadvise(RANDOM)" "$FLOOR" -- "$FLOOR --checked --inflight 64 --fadvise $TREE"
+row "floor, 64 threads, fadvise(RANDOM) (bare calls)" "$FLOOR" -- "$FLOOR --inflight 64 --fadvise $TREE"
+if [ "$URING" = 1 ]; then
+    row "floor, io_uring 128 in flight, 2 submitters, fadvise" "$FLOOR" -- "$FLOOR --uring 128 --fadvise $TREE"
+    row "floor --checked, io_uring 128, 2 submitters, fadvise" "$FLOOR" -- "$FLOOR --checked --uring 128 --fadvise $TREE"
+fi
+FIRST_SCAN=${#NAMES[@]}
+row "imgsniff scan (default)" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson $TREE"
+row "imgsniff scan --jobs 1" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson --jobs 1 $TREE"
+row "imgsniff scan --jobs 2" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson --jobs 2 $TREE"
+row "imgsniff scan --jobs 16" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson --jobs 16 $TREE"
+row "imgsniff scan --jobs 64" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson --jobs 64 $TREE"
+
+declare -A WARM COLDT RSS DEVMB
+# measure MODE: one hyperfine call per row (warm: 2 warm-ups; cold: the drop before each run)
+measure() {
+    local mode=$1 i json
+    json=$(mktemp)
+    for i in "${!NAMES[@]}"; do
+        if [ "$mode" = warm ]; then
+            hyperfine -N --warmup 2 --runs "$RUNS" --output null --export-json "$json" "${CMDS[i]}" > /dev/null 2>&1
+            WARM[$i]=$(jq '.results[0].median' "$json")
+            # Peak RSS of one more run.
+            RSS[$i]=$(/usr/bin/time -f '%M' ${CMDS[i]} 2>&1 > /dev/null | tail -1)
+        else
+            hyperfine -N --runs "$COLD_RUNS" --prepare "$DROP ${WARMERS[i]}" --output null --export-json "$json" "${CMDS[i]}" > /dev/null 2>&1
+            COLDT[$i]=$(jq '.results[0].median' "$json")
+            # Device bytes of one more cold run.
+            "$DROP" ${WARMERS[i]}
+            local s0; s0=$(sectors)
+            ${CMDS[i]} > /dev/null
+            DEVMB[$i]=$(( ($(sectors) - s0) * 512 / 1000000 ))
+        fi
+    done
+    rm -f "$json"
+}
+
+section "Tree: $TREE ($COUNT files, $(du -sh "$TREE" | cut -f1)), $(nproc) cores, $(uname -r)"
+echo "hyperfine medians; warm: $RUNS runs after 2 warm-ups; cold tree: $COLD_RUNS runs, page cache dropped before each, the binary re-warmed"
+"$FLOOR" "$TREE" > /dev/null; "$IMGSNIFF" scan --format ndjson "$TREE" > /dev/null   # warm the tree
+measure warm
+[ "$COLD" = 1 ] && measure cold
+
+ms() { if [ -n "${1:-}" ]; then awk -v s="$1" 'BEGIN {printf "%.1f ms", s * 1000}'; else echo "-"; fi; }
+ratio() { if [ -n "${1:-}" ] && [ -n "${2:-}" ]; then awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2fx", a / b}'; else echo "-"; fi; }
+printf '\n| %-58s | %10s | %10s | %9s | %12s |\n' "run" "warm" "cold tree" "peak RSS" "device MB"
+printf '|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..60})" "------------" "------------" "-----------" "--------------"
+for i in "${!NAMES[@]}"; do
+    printf '| %-58s | %10s | %10s | %6s KiB | %12s |\n' "${NAMES[i]}" "$(ms "${WARM[$i]}")" "$(ms "${COLDT[$i]:-}")" \
+        "${RSS[$i]}" "${DEVMB[$i]:-"-"}"
+done
+
+section "Ratios (issue 28's targets)"
+D=$FIRST_SCAN J1=$((FIRST_SCAN + 1))
+F2=2 FC=1
+echo "warm:  default / 2-thread floor          $(ratio "${WARM[$D]}" "${WARM[$F2]}")   target <= 1.5"
+echo "warm:  default / checked 2-thread floor  $(ratio "${WARM[$D]}" "${WARM[3]}")"
+echo "warm:  --jobs 1 / checked floor          $(ratio "${WARM[$J1]}" "${WARM[$FC]}")   target <= 1.15"
+if [ "$COLD" = 1 ]; then
+    best=""; bestname=""
+    for ((i = 4; i < FIRST_SCAN; i++)); do
+        if [ -z "$best" ] || awk -v a="${COLDT[$i]}" -v b="$best" 'BEGIN {exit !(a < b)}'; then best=${COLDT[$i]}; bestname=${NAMES[i]}; fi
+    done
+    echo "cold:  best concurrent floor: $bestname, $(ms "$best")"
+    echo "cold:  default / best concurrent floor   $(ratio "${COLDT[$D]}" "$best")   target <= 1.1"
+    echo "cold:  --jobs 1 / checked floor          $(ratio "${COLDT[$J1]}" "${COLDT[$FC]}")"
+    for ((i = FIRST_SCAN + 2; i < ${#NAMES[@]}; i++)); do
+        echo "cold:  ${NAMES[i]#imgsniff scan } / best floor $(ratio "${COLDT[$i]}" "$best")"
+    done
+else
+    echo "cold:  (skipped)"
+fi
+
+# --- Cold start ----------------------------------------------------------------------------
+section "Cold start: one file, page cache dropped before each run (nothing re-warmed)"
+ONE=$(find "$TREE/d000000" -type f | head -1)
+if [ "$COLD" = 0 ]; then
+    echo "skipped: the page cache cannot be dropped"
+else
+    json=$(mktemp)
+    cold_start() {  # cold_start NAME CMD
+        hyperfine -N --runs "$COLD_RUNS" --prepare "$DROP" --output null --export-json "$json" "$2" > /dev/null 2>&1
+        CS=$(jq '.results[0].median' "$json")
+        printf '%-40s %s\n' "$1" "$(ms "$CS")"
+    }
+    cold_start "file --mime-type ONE" "file --mime-type $ONE"; FILE_CS=$CS
+    cold_start "imgsniff (this build, dynamic)" "$IMGSNIFF scan --format ndjson $ONE"
+    if [ -x "$STATIC" ]; then
+        cold_start "imgsniff static ($STATIC)" "$STATIC scan --format ndjson $ONE"
+        echo "static imgsniff / file: $(ratio "$CS" "$FILE_CS")   target <= 1.5"
+    else
+        echo "no static binary at $STATIC (build it with \`make release\`): its row is left out"
+    fi
+    rm -f "$json"
+fi
