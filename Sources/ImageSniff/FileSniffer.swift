@@ -92,7 +92,7 @@ public final class FileSniffer {
     /// device reads on a tree that is not in the page cache (a small file is otherwise read
     /// whole for its first 4 KiB); a later read of the same file then costs a read of its own.
     /// One more system call a file: off by default.
-    public var adviseRandomAccess = false
+    package var adviseRandomAccess = false
 
     public init(budget: ReadBudget = .default) {
         self.budget = budget

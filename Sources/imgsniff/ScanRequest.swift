@@ -50,6 +50,8 @@ struct ScanRequest {
         options.quiet = quiet
         options.tableSummary = !noSummary
         options.jobs = jobs ?? Processors.available
+        // Without --jobs, the pool grows while reads wait on the device (issue 28).
+        if jobs == nil { options.maxJobs = max(options.jobs, ScanPool.ioJobs) }
         options.palette = Palette(enabled: options.format == .table && color.isEnabled())
         options.width = Terminal.width()
         options.progress = FileDescriptor.standardError.isTerminal && !quiet

@@ -85,4 +85,41 @@ struct PoolTests {
         #expect(started == 0)
         #expect(got == [42])
     }
+
+    /// Jobs that wait (sleeping stands for reads waiting on a cold disk) grow the pool past its
+    /// threads, up to `maxThreads`; the window grows with it; results still come back in order,
+    /// and no extra thread outlives the run.
+    @Test func blockingJobsGrowThePool() {
+        let running = Atomic<Int>(0), most = Atomic<Int>(0), workers = Atomic<Int>(0)
+        let growth = PoolGrowth(maxThreads: 9)
+        var next = 0
+        var seen: [Int] = []
+        var windows: [Int] = []
+        let started = OrderedPool.run(
+            threads: 1, window: 4,
+            makeWorker: {
+                workers.add(1, ordering: .relaxed)
+                return { (job: Int) -> Int in
+                    let now = running.add(1, ordering: .relaxed).newValue
+                    _ = most.max(now, ordering: .relaxed)
+                    for _ in 0..<5 { usleep(1000) }  // five voluntary switches, off the processor
+                    running.subtract(1, ordering: .relaxed)
+                    return job
+                }
+            },
+            next: {
+                guard next < 120 else { return .end }
+                defer { next += 1 }
+                return .job(next)
+            },
+            consume: { seen.append($0); return true },
+            growth: growth,
+            resized: { windows.append($0) })
+        #expect(started == 1)
+        #expect(seen == Array(0..<120))
+        #expect(most.load(ordering: .relaxed) > 2, "the pool grew past its two threads")
+        #expect(most.load(ordering: .relaxed) <= 10, "within maxThreads and the calling thread")
+        #expect(windows.contains { $0 > 4 }, "the window grew with the threads")
+        #expect(workers.load(ordering: .relaxed) >= 3)
+    }
 }

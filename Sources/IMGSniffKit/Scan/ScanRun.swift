@@ -19,6 +19,10 @@ package struct ScanOptions: Sendable {
     /// The table's closing summary.
     package var tableSummary = true
     package var jobs = 1
+    /// When set (the command's default, no `--jobs`), the scan starts `jobs` workers and adds
+    /// workers up to this many while reads wait on the device (a tree not in the page cache):
+    /// see `PoolGrowth`. Not with `--cross-check` (each worker would load libmagic's database).
+    package var maxJobs: Int?
     package var palette = Palette.plain
     /// The terminal's width, for the table.
     package var width: Int?
@@ -49,14 +53,17 @@ package enum ScanRun {
     package static func run(_ options: ScanOptions, output: OutputStream = OutputStream()) -> Int32 {
         var options = options
         let budget: DescriptorBudget
-        let jobs = ResourceLimits.workersWithinAddressSpace(options.jobs)
+        // A growing pool plans its descriptors and address space for the most workers it may run.
+        let growing = options.maxJobs.map { $0 > options.jobs && !options.settings.crossCheck } ?? false
+        let jobs = ResourceLimits.workersWithinAddressSpace(growing ? options.maxJobs! : options.jobs)
         switch DescriptorBudget.plan(jobs: jobs, crossCheck: options.settings.crossCheck) {
         case .success(let b): budget = b
         case .failure(let failure):
             StandardError.line("imgsniff: \(failure)")
             return ExitStatus.error
         }
-        options.jobs = budget.jobs
+        options.jobs = min(options.jobs, budget.jobs)
+        let growth = growing && budget.jobs > options.jobs ? PoolGrowth(maxThreads: budget.jobs - 1) : nil
         var walkOptions = options.walk
         walkOptions.directoryBudget = budget.directories
         var source: FilesFromSource?
@@ -78,7 +85,7 @@ package enum ScanRun {
         var tally = ScanTally(counts: writer.needsSummary)
         let progress = ProgressLine(enabled: options.progress)
         writer.begin(output)
-        ScanPool.run(walker: walker, jobs: options.jobs, settings: frozen,
+        ScanPool.run(walker: walker, jobs: options.jobs, settings: frozen, growth: growth,
             consume: { result in
                 result.bytes.withUnsafeBufferPointer { bytes in
                     for item in result.items {

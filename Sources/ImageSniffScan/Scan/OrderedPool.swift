@@ -7,6 +7,57 @@ package enum PoolInput<Job> {
     case end
 }
 
+/// Extra worker threads for jobs that wait on the device (issue 28). A tree that is not in the
+/// page cache wants 32-64 reads in flight, two warm cores want two threads: so the pool starts
+/// its `threads` and, whenever a job is seen to have blocked (it gave up the processor of its own
+/// accord several times and spent most of its time off it: reads waiting on the disk, not a busy
+/// machine preempting it), doubles its threads up to `maxThreads`. An extra thread whose jobs run
+/// twice in a row without blocking (the cache is warm after all) ends. While extra threads run,
+/// the calling thread only makes jobs and takes results (a job it ran itself would stall the
+/// pipeline for as long as its reads wait).
+package final class PoolGrowth: Sendable {
+    /// Worker threads at most, the calling thread not counted.
+    package let maxThreads: Int
+    private let waiting = ConditionLock(false)
+
+    package init(maxThreads: Int) {
+        self.maxThreads = maxThreads
+    }
+
+    /// Whether the pool is grown because jobs wait on I/O (jobs may read that to advise the
+    /// kernel against readahead).
+    package var isWaitingOnIO: Bool { waiting.withLock { $0 } }
+
+    func setWaiting(_ value: Bool) { waiting.withLock { $0 = value } }
+
+    /// What a thread has used so far: voluntary context switches, and its CPU and wall time.
+    struct Sample {
+        var switches: Int
+        var cpu: Int
+        var wall: Int
+
+        static func now() -> Sample {
+            #if os(Linux)
+            var usage = rusage()
+            _ = getrusage(__rusage_who_t(1), &usage)  // RUSAGE_THREAD (a GNU name the module does not import)
+            var cpu = timespec(), wall = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
+            clock_gettime(CLOCK_MONOTONIC, &wall)
+            return Sample(switches: Int(usage.ru_nvcsw), cpu: cpu.tv_sec * 1_000_000_000 + cpu.tv_nsec,
+                          wall: wall.tv_sec * 1_000_000_000 + wall.tv_nsec)
+            #else
+            return Sample(switches: 0, cpu: 0, wall: 0)  // no per-thread counts: never grows
+            #endif
+        }
+
+        /// Whether the thread blocked since `start`: at least 4 voluntary switches, and under
+        /// half the wall time on the processor.
+        func blocked(since start: Sample) -> Bool {
+            switches - start.switches >= 4 && (cpu - start.cpu) * 2 < wall - start.wall
+        }
+    }
+}
+
 /// Runs jobs on worker threads and on the calling thread, and hands the results back to the
 /// calling thread in the order the jobs were made.
 ///
@@ -24,6 +75,10 @@ package enum OrderedPool {
         var results: [Int: Output] = [:]
         var closed = false
         var workers = 0
+        /// Extra threads (`PoolGrowth`) running, and jobs seen to block since the calling thread
+        /// last looked.
+        var extra = 0
+        var blockedJobs = 0
 
         var hasQueued: Bool { head < queue.count }
 
@@ -57,66 +112,143 @@ package enum OrderedPool {
     ///     (so per-thread state, such as a reusable read buffer, never crosses threads).
     ///   - next: the next job, on the calling thread.
     ///   - consume: each result, in order, on the calling thread.
-    /// - Returns: how many worker threads started (none before a second job is there to share).
+    ///   - growth: when set, extra threads are added while jobs wait on I/O (see `PoolGrowth`),
+    ///     and the window grows with them (two jobs a thread).
+    ///   - resized: called on the calling thread with the new window when it grows or shrinks
+    ///     (so the producer can make smaller jobs and keep the work in flight bounded).
+    /// - Returns: how many worker threads started (none before a second job is there to share),
+    ///   extra threads not counted.
     @discardableResult
     package static func run<Job: Sendable, Output: Sendable>(
-        threads: Int, window: Int,
+        threads: Int, window initialWindow: Int,
         makeWorker: @escaping @Sendable () -> (Job) -> Output,
         next: () -> PoolInput<Job>,
-        consume: (Output) -> Bool
+        consume: (Output) -> Bool,
+        growth: PoolGrowth? = nil,
+        resized: (Int) -> Void = { _ in }
     ) -> Int {
-        let lock = ConditionLock(State<Job, Output>())
+        // Condition 0: the calling thread waits for results (and, at the end, for the workers to
+        // end); condition 1: workers wait for jobs. A job queued wakes one worker, a result the
+        // calling thread alone (64 threads woken for every job cost more than the reads).
+        let lock = ConditionLock(State<Job, Output>(), conditions: 2)
         var started = 0
         var spawning = threads > 0
+        let measures = growth != nil
         // Workers start when there is a second job to share (a one-file scan starts none).
         func spawnWorkers() {
             spawning = false
             for _ in 0..<max(0, threads) {
-                lock.withLock { state in state.workers += 1 }
-                let ok = Threads.spawn {
-                    let work = makeWorker()
-                    while true {
-                        let sequence: Int, output: Output
-                        do {
-                            // The job is released at the end of this scope, before its result is
-                            // published (a job may hold resources its producer waits for).
-                            let item = lock.withLock(
-                                waitingUntil: { $0.hasQueued || $0.closed }
-                            ) { state -> (sequence: Int, job: Job)? in
-                                state.closed ? nil : state.pop()
-                            }
-                            guard let item else { break }
-                            sequence = item.sequence
+                if spawnWorker(extra: false) { started += 1 } else { break }
+            }
+        }
+        /// One more thread; an extra one ends after two jobs in a row that did not block.
+        func spawnWorker(extra: Bool) -> Bool {
+            lock.withLock { state in
+                state.workers += 1
+                if extra { state.extra += 1 }
+            }
+            let ok = Threads.spawn {
+                let work = makeWorker()
+                var unblocked = 0
+                while true {
+                    let sequence: Int, output: Output
+                    var blocked = false
+                    do {
+                        // The job is released at the end of this scope, before its result is
+                        // published (a job may hold resources its producer waits for).
+                        let item = lock.withLock(
+                            waitingUntil: { $0.hasQueued || $0.closed }, on: 1
+                        ) { state -> (sequence: Int, job: Job)? in
+                            state.closed ? nil : state.pop()
+                        }
+                        guard let item else { break }
+                        sequence = item.sequence
+                        if measures {
+                            let start = PoolGrowth.Sample.now()
+                            output = work(item.job)
+                            blocked = PoolGrowth.Sample.now().blocked(since: start)
+                        } else {
                             output = work(item.job)
                         }
-                        lock.withLock { state in state.results[sequence] = output }
-                        lock.broadcast()
                     }
-                    lock.withLock { state in state.workers -= 1 }
-                    lock.broadcast()
+                    unblocked = blocked ? 0 : unblocked + 1
+                    let leave = extra && unblocked >= 2
+                    lock.withLock { state in
+                        state.results[sequence] = output
+                        if blocked { state.blockedJobs += 1 }
+                        if leave { state.extra -= 1 }
+                    }
+                    lock.signal(0)
+                    if leave { break }
                 }
-                if ok { started += 1 } else {
-                    lock.withLock { state in state.workers -= 1 }
-                    break
+                lock.withLock { state in state.workers -= 1 }
+                lock.broadcast()
+            }
+            if !ok {
+                lock.withLock { state in
+                    state.workers -= 1
+                    if extra { state.extra -= 1 }
                 }
             }
+            return ok
+        }
+        var window = max(1, initialWindow)
+        let baseWindow = window
+        var grown = false
+        /// Looks at what the workers reported: more threads when jobs blocked, the window fitted
+        /// to the threads running. Returns whether extra threads run (the calling thread then
+        /// runs no job itself).
+        func adapt() -> Bool {
+            guard let growth else { return false }
+            let (blockedJobs, running) = lock.withLock { state in
+                defer { state.blockedJobs = 0 }
+                return (state.blockedJobs, state.extra)
+            }
+            var extra = running
+            if blockedJobs > 0 && !spawning {
+                let running = started + extra
+                let more = min(growth.maxThreads - running, max(2, running))
+                var added = 0
+                while added < more && spawnWorker(extra: true) { added += 1 }
+                extra += added
+            }
+            if (extra > 0) != grown {
+                grown = extra > 0
+                growth.setWaiting(grown)
+            }
+            let wanted = max(baseWindow, 2 * (started + extra + 1))
+            if wanted != window {
+                window = wanted
+                resized(window)
+            }
+            return extra > 0
+        }
+        /// Runs a job on the calling thread, reporting whether it blocked.
+        func runMine(_ work: (Job) -> Output, _ job: Job) -> Output {
+            guard measures else { return work(job) }
+            let start = PoolGrowth.Sample.now()
+            let output = work(job)
+            if PoolGrowth.Sample.now().blocked(since: start) { lock.withLock { state in state.blockedJobs += 1 } }
+            return output
         }
 
         let mine = makeWorker()
         var issued = 0, emitted = 0
         var ended = false, stopped = false
+        var extraRunning = false
         while !stopped {
-            if !ended && issued - emitted < max(1, window) {
+            if measures { extraRunning = adapt() }
+            if !ended && issued - emitted < window {
                 switch next() {
                 case .job(let job):
                     if spawning && issued - emitted >= 1 { spawnWorkers() }
                     if !spawning && started == 0 && issued == emitted {
                         // No worker threads and nothing in flight: run it now. (With jobs queued,
                         // it queues behind them: results go out in order.)
-                        stopped = !consume(mine(job))
+                        stopped = !consume(runMine(mine, job))
                     } else {
                         lock.withLock { state in state.push(issued, job) }
-                        lock.broadcast()
+                        lock.signal(1)
                         issued += 1
                     }
                     continue
@@ -134,24 +266,26 @@ package enum OrderedPool {
                 sched_yield()
                 continue
             }
-            // The next result in order; run a queued job meanwhile, or wait.
+            // The next result in order; run a queued job meanwhile (unless extra threads do the
+            // jobs), or wait.
+            let runsJobs = !extraRunning
             let (output, queued) = lock.withLock(
-                waitingUntil: { [emitted] in $0.results[emitted] != nil || $0.hasQueued }
+                waitingUntil: { [emitted] in $0.results[emitted] != nil || (runsJobs && $0.hasQueued) || ($0.blockedJobs > 0 && measures) }
             ) { state -> (Output?, (sequence: Int, job: Job)?) in
                 if let output = state.results.removeValue(forKey: emitted) { return (output, nil) }
-                return (nil, state.pop())
+                return (nil, runsJobs ? state.pop() : nil)
             }
             if let output {
                 emitted += 1
                 stopped = !consume(output)
             } else if let queued {
-                let output = mine(queued.job)
+                let output = runMine(mine, queued.job)
                 lock.withLock { state in state.results[queued.sequence] = output }
             }
         }
         // Stop the workers and wait for them: no thread outlives the run.
         lock.withLock { state in state.closed = true }
-        lock.broadcast()
+        lock.broadcast(1)
         lock.withLock(waitingUntil: { $0.workers == 0 }) { _ in }
         return started
     }

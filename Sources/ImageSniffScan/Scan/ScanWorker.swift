@@ -29,6 +29,13 @@ package final class ScanWorker {
     private let crossChecker: (any CrossChecker)?
     private let encoder: RecordEncoder?
 
+    /// Advise the kernel that each file is read at random (`POSIX_FADV_RANDOM`): no readahead past
+    /// what detection asks for, for a tree that waits on the device.
+    package var adviseRandomAccess: Bool {
+        get { sniffer.adviseRandomAccess }
+        set { sniffer.adviseRandomAccess = newValue }
+    }
+
     package init(settings: ScanSettings) {
         self.settings = settings
         sniffer = FileSniffer(budget: settings.verify ? .verifying : .default)

@@ -14,21 +14,27 @@
 /// mutex.
 package final class ConditionLock<State>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// `conditions` conditions (one by default): waiters of different kinds on their own
+    /// condition, so that a `signal` wakes one of the right kind and no thundering herd.
     private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let conditions: Int
     private var state: State
 
-    package init(_ state: State) {
+    package init(_ state: State, conditions: Int = 1) {
         self.state = state
+        self.conditions = max(1, conditions)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
+        condition = .allocate(capacity: self.conditions)
+        for i in 0..<self.conditions {
+            (condition + i).initialize(to: pthread_cond_t())
+            pthread_cond_init(condition + i, nil)
+        }
     }
 
     deinit {
-        pthread_cond_destroy(condition)
+        for i in 0..<conditions { pthread_cond_destroy(condition + i) }
         pthread_mutex_destroy(mutex)
         condition.deallocate()
         mutex.deallocate()
@@ -41,14 +47,14 @@ package final class ConditionLock<State>: @unchecked Sendable {
         return try body(&state)
     }
 
-    /// Sleeps until `ready` holds for the state (checked with the mutex held, again after every
-    /// broadcast), then runs `body` with the mutex still held.
+    /// Sleeps on condition `on` until `ready` holds for the state (checked with the mutex held,
+    /// again after every wake-up), then runs `body` with the mutex still held.
     package func withLock<R>(
-        waitingUntil ready: (borrowing State) -> Bool, _ body: (inout State) throws -> R
+        waitingUntil ready: (borrowing State) -> Bool, on index: Int = 0, _ body: (inout State) throws -> R
     ) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        while !isReady(ready) { pthread_cond_wait(condition, mutex) }
+        while !isReady(ready) { pthread_cond_wait(condition + index, mutex) }
         return try body(&state)
     }
 
@@ -56,8 +62,11 @@ package final class ConditionLock<State>: @unchecked Sendable {
     @inline(never)
     private func isReady(_ ready: (borrowing State) -> Bool) -> Bool { ready(state) }
 
-    /// Wakes every thread waiting on the condition.
-    package func broadcast() { pthread_cond_broadcast(condition) }
+    /// Wakes every thread waiting on condition `index`.
+    package func broadcast(_ index: Int = 0) { pthread_cond_broadcast(condition + index) }
+
+    /// Wakes one thread waiting on condition `index`.
+    package func signal(_ index: Int = 0) { pthread_cond_signal(condition + index) }
 }
 
 package enum Threads {
