@@ -37,6 +37,9 @@ package enum ScanPool {
         var walkEnded = false
         let (window, initialBatchSize) = window(jobs: jobs)
         var batchSize = initialBatchSize
+        // A growing pool starts with small batches (16, 32, 64, ...): the first one to wait on the
+        // device is seen after 16 files, not 128, and the pool grows that much sooner.
+        var ramp = growth == nil ? Int.max : 16
         OrderedPool.run(
             threads: jobs - 1, window: window,
             makeWorker: {
@@ -50,9 +53,11 @@ package enum ScanPool {
             },
             next: {
                 guard !walkEnded else { return .end }
+                let size = min(batchSize, ramp)
+                if ramp < batchSize { ramp *= 2 }
                 var batch: [WalkEntry] = []
-                batch.reserveCapacity(batchSize)
-                while batch.count < batchSize {
+                batch.reserveCapacity(size)
+                while batch.count < size {
                     switch walker.step() {
                     case .entry(let entry): batch.append(entry)
                     case .blocked: return batch.isEmpty ? .blocked : .job(batch)
