@@ -172,8 +172,14 @@ if [ "$COLD" = 1 ]; then
     for ((i = 4; i < FIRST_SCAN; i++)); do
         if [ -z "$best" ] || awk -v a="${COLDT[$i]}" -v b="$best" 'BEGIN {exit !(a < b)}'; then best=${COLDT[$i]}; bestname=${NAMES[i]}; fi
     done
+    bestc=""
+    for ((i = 4; i < FIRST_SCAN; i++)); do
+        [[ "${NAMES[i]}" == *--checked* ]] || continue
+        if [ -z "$bestc" ] || awk -v a="${COLDT[$i]}" -v b="$bestc" 'BEGIN {exit !(a < b)}'; then bestc=${COLDT[$i]}; fi
+    done
     echo "cold:  best concurrent floor: $bestname, $(ms "$best")"
     echo "cold:  default / best concurrent floor   $(ratio "${COLDT[$D]}" "$best")   target <= 1.1"
+    echo "cold:  default / best checked concurrent floor (the same calls)  $(ratio "${COLDT[$D]}" "$bestc")"
     echo "cold:  --jobs 1 / checked floor          $(ratio "${COLDT[$J1]}" "${COLDT[$FC]}")"
     for ((i = FIRST_SCAN + 2; i < ${#NAMES[@]}; i++)); do
         echo "cold:  ${NAMES[i]#imgsniff scan } / best floor $(ratio "${COLDT[$i]}" "$best")"
