@@ -920,6 +920,20 @@ synth foreign/os2-pointer           com.ibm.os2-pointer no 'OS/2 1.x monochrome 
 make foreign/dng-bigtiff-tifffile    com.adobe.raw-image no -- python3 -c "import numpy, tifffile; tifffile.imwrite('@OUT@', (numpy.arange(256, dtype=numpy.uint16).reshape(16, 16) * 16), bigtiff=True, photometric='minisblack', extratags=[(50706, 1, 4, (1, 4, 0, 0), True), (271, 's', 0, 'ImageSniff', True)])"
 # PCX: the reserved byte at 64 "should be zero" (ZSoft PCX technical reference); readers ignore it.
 synth foreign/pcx-reserved-nonzero com.zsoft.pcx-image no 'real ImageMagick PCX (version 5, 8 bits, 3 planes) with its reserved byte (64) set to 1; ImageMagick and Pillow read it' -- bash -c "convert $S/rose.png PCX:$S/rose.pcx && python3 synthesize.py pcx-reserved @OUT@ $S/rose.pcx 1"
+# Formats issue 29 found unnamed. Real writers where there are: OpenImageIO writes RLA, GNU
+# plotutils binary CGM (its default CGM encoding), nibabel Analyze 7.5. No writer here makes the
+# others (basisu, wuffs' example programs, Impulse's and TVPaint's software are not packaged): they
+# are built from their specifications.
+make foreign/rla-oiiotool           com.wavefront.rla-image no -- oiiotool $S/rose.png -o @OUT.rla@
+make foreign/cgm-plotutils          org.iso.cgm no -- bash -c "printf '0 0\\n1 1\\n2 0\\n' | graph -T cgm > @OUT@"
+make foreign/analyze-nibabel        edu.mayo.analyze-header no -- "${PE[@]}" analyze @OUT@
+make foreign/analyze-nibabel-be     edu.mayo.analyze-header no -- "${PE[@]}" analyze @OUT@ be
+synth foreign/basis-uastc           com.binomial.basis-texture no 'Basis Universal .basis: 77-byte header (sB, version 0x13, header and data CRC-16s), UASTC 4x4, one 8x8 2D image in one slice, its 23-byte slice description, four placeholder 16-byte blocks; no reader here to check the blocks' -- "${SY[@]}" basis @OUT@
+synth foreign/nie-bgra              com.google.wuffs.nie no 'wuffs NIE version 1: nïE, FF b n 4 (BGRA, 8 bits), 8x6, BGRA ramp' -- "${SY[@]}" nie @OUT@
+synth foreign/nia-two-frames        com.google.wuffs.nia yes 'wuffs NIA version 1: 24-byte header (nïA, FF b n 4, 8x6), two NIE frames each with its cumulative display duration (0.5 s each), footer nïZ loop count 0' -- "${SY[@]}" nia @OUT@ 2
+synth foreign/iff-rgb8              com.impulse.iff-rgb8 no 'IFF RGB8 (Impulse): BMHD 16x16 with 25 planes and compression 4, BODY of 4-byte runs (R, G, B, genlock bit and a 7-bit count), one run per row' -- "${SY[@]}" iff-rgb8 @OUT@
+synth foreign/iff-deep              com.tvpaint.iff-deep no 'IFF DEEP: DGBL (16x12, no compression), DPEL (R, G, B, A: 8 bits each), DLOC (16x12 at 0,0), DBOD (RGBA pixels)' -- "${SY[@]}" iff-deep @OUT@ DEEP
+synth foreign/iff-tvpp              com.tvpaint.iff-tvpp no 'TVPaint IFF TVPP: the chunks of DEEP (DGBL 16x12, DPEL RGBA 8 bits, DLOC, DBOD uncompressed) under the form type TVPP' -- "${SY[@]}" iff-deep @OUT@ TVPP
 
 # ================================================================ done
 rm -rf .src

@@ -18,6 +18,7 @@ OpenEXR, astc-encoder-py, nibabel, mutagen, pyhdf, astropy.  Called from make-te
   pyencode.py font OUT ttf|otf|woff|woff2|ttc                  fontTools FontBuilder, one glyph
   pyencode.py xls OUT                                          xlwt Excel 97 workbook (OLE2)
   pyencode.py nifti OUT 1|2 [be]                               nibabel NIfTI-1 / NIfTI-2 single file (.nii), 4x4x2 uint8
+  pyencode.py analyze OUT [be]                                 nibabel Analyze 7.5 header (.hdr; its .img dropped), 6x5x2 int16
   pyencode.py id3 OUT                                          mutagen ID3v2.4 tag alone (no audio)
   pyencode.py hdf4 OUT                                         pyhdf (HDF4 library) SD file with one float32 4x4 dataset
   pyencode.py fitstext OUT                                     astropy Header.totextfile: FITS cards as text lines
@@ -357,6 +358,20 @@ def cmd_nifti(out, version, order='le'):
     nib.save(cls[0](data, np.eye(4), header=hdr), out)
 
 
+def cmd_analyze(out, order='le'):
+    """Analyze 7.5 image pair written by nibabel (AnalyzeImage): the 348-byte .hdr is kept as OUT,
+    the .img beside it (the pixels) is removed.  order be writes a big-endian header."""
+    import os
+    import numpy as np
+    import nibabel as nib
+    data = np.arange(60, dtype=np.int16).reshape(6, 5, 2)
+    hdr = nib.AnalyzeHeader(endianness='>' if order == 'be' else '<')
+    hdr.set_data_dtype(np.int16)
+    nib.save(nib.AnalyzeImage(data, np.eye(4), header=hdr), out + '.hdr')
+    os.replace(out + '.hdr', out)
+    os.remove(out + '.img')
+
+
 def cmd_id3(out):
     """An ID3v2.4 tag (TIT2, TPE1) written by mutagen into an empty file: a tag with its
     padding and no audio frame after it (not an MP3)."""
@@ -474,7 +489,8 @@ def main(argv):
      'uhdr': cmd_uhdr, 'heifmini': cmd_heifmini, 'icc': cmd_icc, 'font': cmd_font, 'xls': cmd_xls,
      'nifti': cmd_nifti, 'id3': cmd_id3, 'hdf4': cmd_hdf4, 'fitstext': cmd_fitstext,
      'textenc': cmd_textenc, 'solid-pages': cmd_solid_pages, 'noise-frames': cmd_noise_frames,
-     'icc-jpeg': cmd_icc_jpeg, 'heiforient': cmd_heiforient}[cmd](*args)
+     'icc-jpeg': cmd_icc_jpeg, 'heiforient': cmd_heiforient,
+     'analyze': cmd_analyze}[cmd](*args)
 
 
 if __name__ == '__main__':

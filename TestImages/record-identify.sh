@@ -13,7 +13,8 @@ command -v identify >/dev/null || { echo "record-identify: ImageMagick's identif
 # Formats identify does not recognise by content: read with a coder prefix ("MTV:file"), noted in
 # the last column ("prefix"; "content" otherwise). A headerless DIB is a BMP without its file header.
 declare -A PREFIX=([org.brainwagon.mtv]=MTV [com.dec.sixel]=SIXEL [com.sony.psx-tim]=TIM
-                   [com.palm.imageviewer-pdb]=PDB [com.microsoft.bmp]=DIB [com.apple.pict]=PICT)
+                   [com.palm.imageviewer-pdb]=PDB [com.microsoft.bmp]=DIB [com.apple.pict]=PICT
+                   [com.wavefront.rla-image]=RLA)
 out=identify-sizes.tsv
 {
     printf '# identify -format "%%w %%h %%n" (first line) for each test image it reads: %s\n' "$(identify -version | head -1 | cut -d' ' -f2-3)"

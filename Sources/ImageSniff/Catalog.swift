@@ -19,6 +19,7 @@ public enum ImageType: CaseIterable, Sendable {
     case viff, vips, gimpBrush, gimpPattern, gimpHose, xvThumbnail, pixar, spider, mcidas, gd, gd2
     case flic, gemIMG, degas, mgr, cmuRaster, microDesign, solitaireSIR, garminSRF, vicar, cals, xcursor
     case xfig, wordPerfectGraphics, nifti, pgf, ani, psxTIM, sixel, os2BitmapArray, os2Icon, os2Pointer
+    case rla, basis, nie, nia, iffRGB8, iffDEEP, tvpaintTVPP, analyze, cgm
     case pdf, postScript, eps, dng, cr2, cr3, crw, nef, nrw, arw, sr2, srf, orf, rw2
     case panasonicRaw, rwl, raf, pef, srw, threeFR, fff, erf, kodakRaw, mrw, mos, iiq, x3f, mef
     case rwz, canonTIFRaw, sonyAXR, olympusOR, olympusSR, leicaRaw, dxoRaw
@@ -198,6 +199,16 @@ extension ImageType {
         case .os2BitmapArray: return D("com.ibm.os2-bitmap-array", [.image], ext: ["bga", "bmp"], mime: ["image/x-os2-graphics"], "OS/2 bitmap array")
         case .os2Icon: return D("com.ibm.os2-icon", [.image], ext: ["ico"], mime: ["image/x-os2-ico"], "OS/2 icon")
         case .os2Pointer: return D("com.ibm.os2-pointer", [.image], ext: ["ptr"], mime: ["image/x-ibm-pointer"], "OS/2 pointer")
+        // The formats issue 29 found still unnamed in other projects' test files.
+        case .rla: return D("com.wavefront.rla-image", [.image], ext: ["rla", "rpf"], mime: ["image/x-rla"], "Wavefront RLA image")
+        case .basis: return D("com.binomial.basis-texture", [.image], ext: ["basis"], mime: ["image/x-basis"], "Basis Universal texture")
+        case .nie: return D("com.google.wuffs.nie", [.image], ext: ["nie"], mime: ["image/nie"], "NIE (wuffs naive) image")
+        case .nia: return D("com.google.wuffs.nia", [.image], ext: ["nia"], mime: ["image/nia"], "NIA (wuffs naive) animation")
+        case .iffRGB8: return D("com.impulse.iff-rgb8", [.image], ext: ["rgb8", "iff"], mime: ["image/x-iff"], "IFF RGB8 (Impulse) image")
+        case .iffDEEP: return D("com.tvpaint.iff-deep", [.image], ext: ["deep", "iff"], mime: ["image/x-iff"], "IFF DEEP image")
+        case .tvpaintTVPP: return D("com.tvpaint.iff-tvpp", [.image], ext: ["tvpp", "iff"], mime: ["image/x-iff"], "TVPaint (IFF TVPP) picture")
+        case .analyze: return D("edu.mayo.analyze-header", [.image], ext: ["hdr"], mime: ["image/x-analyze"], "Analyze 7.5 image header")
+        case .cgm: return D("org.iso.cgm", [.image], ext: ["cgm"], mime: ["image/cgm"], "Computer Graphics Metafile (binary)")
         case .pdf: return D("com.adobe.pdf", [.data, .compositeContent], ext: ["pdf"], mime: ["application/pdf"], "PDF document")
         case .postScript: return D("com.adobe.postscript", [.data], ext: ["ps"], mime: ["application/postscript"], "PostScript document")
         case .eps: return D("com.adobe.encapsulated-postscript", [.postScript], ext: ["eps", "epsf"], mime: ["application/postscript", "image/x-eps"], "Encapsulated PostScript", family: .postScript)

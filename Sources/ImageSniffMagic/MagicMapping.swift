@@ -88,6 +88,7 @@ public enum MagicMapping {
         "video/x-jng": "org.libpng.jng",
         "image/vnd.fpx": "com.kodak.flashpix-image",
         "image/wmf": "com.microsoft.wmf",
+        "image/cgm": "org.iso.cgm",
         "image/x-atari-degas": "com.atari.degas",
         "image/x-gem": "com.digitalresearch.gem-img",
         "image/x-gimp-gbr": "org.gimp.gbr",
@@ -99,7 +100,7 @@ public enum MagicMapping {
         "video/x-flc": "com.autodesk.flic",
 
         // Images libmagic names that the catalog does not declare.
-        "image/cgm": nil, "image/g3fax": nil, "image/vnd.dwg": nil, "image/vnd.dxf": nil,
+        "image/g3fax": nil, "image/vnd.dwg": nil, "image/vnd.dxf": nil,
         "image/x-3ds": nil,
         "image/x-award-bioslogo": nil, "image/x-award-bioslogo2": nil,
         "image/x-commodore-vbm": nil, "image/x-corel-bmf": nil, "image/x-corel-cpt": nil,
@@ -211,6 +212,9 @@ public enum MagicMapping {
         ("application/octet-stream", "PDS (VICAR) image data", "gov.nasa.jpl.vicar"),
         ("application/octet-stream", "JBIG2 image", "org.jpeg.jbig2"),
         ("application/octet-stream", "X11 cursor", "org.x.xcursor"),
+        ("application/octet-stream", "BasisLZ ", "com.binomial.basis-texture"),
+        ("application/octet-stream", "IFF data, RGB8", "com.impulse.iff-rgb8"),
+        ("application/octet-stream", "IFF data, DEEP", "com.tvpaint.iff-deep"),
     ]
 
     /// What libmagic's MIME type and description mean in ImageSniff's terms.

@@ -226,7 +226,35 @@ def iff_anno_first(out, src, text):
     write(out, b'FORM' + struct.pack('>I', struct.unpack('>I', d[4:8])[0] + len(anno)) + d[8:12] + anno + d[12:])
 
 
+def iff_rgb8(out):
+    """IFF RGB8 (Impulse's Turbo Silver / Imagine 24-bit format): FORM <size> 'RGB8', BMHD (20
+    bytes: 16x16, nPlanes 25 (24 colour bits and a genlock bit), masking 0, compression 4,
+    aspect 1:1, page 320x200), then BODY: each run is 4 bytes, R, G and B and a byte whose bit 7
+    is the genlock bit and bits 0-6 the run's pixel count (1-127); one run per row here, a
+    horizontal ramp would take more, so each row is one colour."""
+    w = h = 16
+    bmhd = struct.pack('>HHhhBBBBHBBhh', w, h, 0, 0, 25, 0, 4, 0, 0, 1, 1, 320, 200)
+    body = b''.join(bytes(((y * 16) & 255, 255 - y * 16 & 255, 128, w)) for y in range(h))
+    form = b'RGB8' + _iff_chunk(b'BMHD', bmhd) + _iff_chunk(b'BODY', body)
+    write(out, b'FORM' + struct.pack('>I', len(form)) + form)
+
+
+def iff_deep(out, form_type='DEEP'):
+    """IFF DEEP (or TVPaint's TVPP, the same chunks): FORM <size> DEEP|TVPP, DGBL (display
+    16x12, compression 0 (none), aspect 1:1), DPEL (4 elements: red, green, blue, alpha (types
+    1-4), 8 bits each), DLOC (the image: 16x12 at 0,0), DBOD (16*12 RGBA pixels, uncompressed)."""
+    w, h = 16, 12
+    dgbl = struct.pack('>HHHBB', w, h, 0, 1, 1)
+    dpel = struct.pack('>I', 4) + b''.join(struct.pack('>HH', t, 8) for t in (1, 2, 3, 4))
+    dloc = struct.pack('>HHhh', w, h, 0, 0)
+    dbod = bytes(v for y in range(h) for x in range(w) for v in ((x * 16) & 255, (y * 20) & 255, 100, 255))
+    form = form_type.encode('ascii') + _iff_chunk(b'DGBL', dgbl) + _iff_chunk(b'DPEL', dpel) \
+        + _iff_chunk(b'DLOC', dloc) + _iff_chunk(b'DBOD', dbod)
+    write(out, b'FORM' + struct.pack('>I', len(form)) + form)
+
+
 RECIPES = {
+    'iff-rgb8': iff_rgb8, 'iff-deep': iff_deep,
     'iff-pbm': iff_pbm, 'iff-anim': iff_anim, 'msp2': msp2, 'flic': flic, 'tim': tim, 'degas-pc1': degas_pc1,
     'iff-anno-first': iff_anno_first,
 }

@@ -152,7 +152,46 @@ def astc_header_command(out, *args):
     return astc_header(out, args[0], int(args[1]), int(args[2]), int(args[3]), int(args[4]))
 
 
+def _crc16(data, crc=0):
+    """basisu's CRC-16 (CCITT polynomial 0x1021, initial and final complement)."""
+    crc = ~crc & 0xFFFF
+    for b in data:
+        q = (b ^ (crc >> 8)) & 0xFF
+        k = (q >> 4) ^ q
+        crc = ((crc << 8) ^ k ^ (k << 5) ^ (k << 12)) & 0xFFFF
+    return ~crc & 0xFFFF
+
+
+def basis(out):
+    """Basis Universal .basis file (basisu_file_headers.h, the .basis file format specification),
+    UASTC 4x4 (texture format 1), one 2D image of 8x8 in one slice: the 77-byte header
+    (signature 'sB', version 0x13, header size 77, header CRC-16 over the bytes from the data
+    size on, data size and CRC-16, 1 slice, 1 image, format 1, flags 0x10 (sRGB), type 0 (2D),
+    no codebooks or tables: UASTC has none), the slice description (23 bytes: image 0, level 0,
+    flags 0, original size 8x8, 2x2 blocks, the slice's offset and size, its CRC-16) at 77, then
+    four 16-byte UASTC blocks (mode 8, solid colour: the first byte 0x05... placeholder bits, the
+    same in each block)."""
+    w = h = 8
+    blocks = bytes([0x05, 0x00, 0x80, 0xC0, 0x20, 0x10, 0xFF, 0x01] + [0] * 8) * 4
+    slice_ofs = 77 + 23
+    slice_desc = struct.pack('<I', 0)[:3] + bytes([0, 0]) + struct.pack('<HHHHII', w, h, 2, 2, slice_ofs, len(blocks)) \
+        + struct.pack('<H', _crc16(blocks))
+    data = slice_desc + blocks
+    fields = (struct.pack('<I', len(data)) + struct.pack('<H', _crc16(data))
+              + struct.pack('<I', 1)[:3] + struct.pack('<I', 1)[:3] + bytes([1]) + struct.pack('<H', 0x10) + bytes([0])
+              + bytes(3) + bytes(4) + bytes(8)                     # us per frame, reserved, user data
+              + struct.pack('<HI', 0, 0) + bytes(3)                # endpoints
+              + struct.pack('<HI', 0, 0) + bytes(3)                # selectors
+              + struct.pack('<II', 0, 0)                           # tables
+              + struct.pack('<I', 77)                              # slice descriptions
+              + struct.pack('<II', 0, 0))                          # extended
+    assert len(fields) == 69
+    header = b'sB' + struct.pack('<HH', 0x13, 77) + struct.pack('<H', _crc16(fields)) + fields
+    write(out, header + data)
+
+
 RECIPES = {
+    'basis': basis,
     'ktx': ktx1, 'ktx2': ktx2, 'pvr3': pvr3, 'pvr2': pvr2, 'astc-header': astc_header_command,
     'astc-void': astc_void, 'wal': quake_wal, 'atx': atx,
 }

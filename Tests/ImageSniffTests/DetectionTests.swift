@@ -459,4 +459,47 @@ struct ForeignTestFilesTests {
         #expect(sniff(unread).type == .tiff && sniff(unread).confidence == .family)
         #expect(sniff(unread, hint: "dng").type == .dng)
     }
+
+    /// The formats issue 29 found unnamed, each with its size, and a near miss of each refused:
+    /// a check takes what real writers produce and refuses what no reader would open.
+    @Test func formatsNamedForIssue29() throws {
+        let expected: [(String, ImageType, Detection.Confidence, Int?, Int?)] = [
+            ("foreign/rla-oiiotool", .rla, .likely, 32, 32), ("foreign/cgm-plotutils", .cgm, .conclusive, nil, nil),
+            ("foreign/analyze-nibabel", .analyze, .likely, 6, 5), ("foreign/analyze-nibabel-be", .analyze, .likely, 6, 5),
+            ("foreign/basis-uastc", .basis, .conclusive, 8, 8), ("foreign/nie-bgra", .nie, .conclusive, 8, 6),
+            ("foreign/nia-two-frames", .nia, .conclusive, 8, 6), ("foreign/iff-rgb8", .iffRGB8, .conclusive, 16, 16),
+            ("foreign/iff-deep", .iffDEEP, .conclusive, 16, 12), ("foreign/iff-tvpp", .tvpaintTVPP, .conclusive, 16, 12),
+        ]
+        func bytes(_ file: String) throws -> [UInt8] { try #require(Manifest.entries.first { $0.file == file }).bytes() }
+        for (file, type, confidence, w, h) in expected {
+            let inspection = ImageSniffer.inspect(try bytes(file))
+            #expect(inspection.detection.type == type && inspection.detection.confidence == confidence, "\(file): \(inspection.detection)")
+            #expect(inspection.properties.width == w && inspection.properties.height == h, "\(file): \(inspection.properties)")
+        }
+        #expect(sniff(try bytes("foreign/nia-two-frames")).isAnimated)
+        func changed(_ file: String, _ edits: [(Int, UInt8)]) throws -> [UInt8] {
+            var b = try bytes(file)
+            for (o, value) in edits { b[o] = value }
+            return b
+        }
+        // RLA: another revision; a scanline offset inside the header and table.
+        #expect(sniff(try changed("foreign/rla-oiiotool", [(27, 0xFF)])).type != .rla)
+        #expect(sniff(try changed("foreign/rla-oiiotool", [(740, 0), (741, 0), (742, 0), (743, 16)])).type != .rla)
+        // CGM: METAFILE VERSION must follow BEGIN METAFILE; its string must fill the parameters.
+        #expect(sniff(try changed("foreign/cgm-plotutils", [(12, 0x10), (13, 0x42)])).type != .cgm)
+        #expect(sniff(try changed("foreign/cgm-plotutils", [(2, 7)])).type != .cgm)
+        // Analyze: NIfTI-1's magic makes it NIfTI; a data type whose bits disagree is nothing.
+        #expect(sniff(try changed("foreign/analyze-nibabel", [(344, 0x6E), (345, 0x69), (346, 0x31), (347, 0)])).type == .nifti)
+        #expect(sniff(try changed("foreign/analyze-nibabel", [(72, 8)])).type != .analyze)
+        // Basis: another header size; more images than slices.
+        #expect(sniff(try changed("foreign/basis-uastc", [(4, 78)])).type != .basis)
+        #expect(sniff(try changed("foreign/basis-uastc", [(17, 2)])).type != .basis)
+        // NIE: a version byte other than FF; a third configuration byte other than n or p.
+        #expect(sniff(try changed("foreign/nie-bgra", [(4, 0xFE)])).type != .nie)
+        #expect(sniff(try changed("foreign/nie-bgra", [(6, UInt8(ascii: "x"))])).type != .nie)
+        // NIA: the first frame's NIE must repeat the animation's configuration and size.
+        #expect(sniff(try changed("foreign/nia-two-frames", [(32, 9)])).type != .nia)
+        // DEEP: a DGBL of another length is not DEEP's header.
+        #expect(sniff(try changed("foreign/iff-deep", [(19, 10)])).type != .iffDEEP)
+    }
 }

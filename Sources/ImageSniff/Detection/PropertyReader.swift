@@ -44,7 +44,7 @@ struct PropertyReader: Sendable {
 enum PropertyRegistry {
     /// The image types whose properties are not read, and why.
     static let notStated: [ImageType: String] = [
-        .svg: "vector", .xfig: "vector", .wmf: "vector", .emf: "vector", .wordPerfectGraphics: "vector",
+        .svg: "vector", .xfig: "vector", .wmf: "vector", .emf: "vector", .wordPerfectGraphics: "vector", .cgm: "vector",
         .cr3: "camera RAW (its own container)", .crw: "camera RAW (its own container)", .raf: "camera RAW (its own container)",
         .mrw: "camera RAW (its own container)", .x3f: "camera RAW (its own container)", .rwz: "camera RAW (its own container)",
         .icns: "several images of several sizes", .openRaster: "a ZIP archive (its stack.xml)", .flashPix: "an OLE2 compound file",

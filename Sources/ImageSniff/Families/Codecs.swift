@@ -1,4 +1,5 @@
-// Single-purpose image codecs with a signature of their own: QOI, farbfeld, BPG, FLIF.
+// Single-purpose image codecs with a signature of their own: QOI, farbfeld, BPG, FLIF, PGF, and
+// wuffs' naive formats NIE (a still image) and NIA (an animation of NIE frames).
 
 enum Codecs: FormatFamily {
     static let rules = [
@@ -7,7 +8,39 @@ enum Codecs: FormatFamily {
         Rule("BPG", .firstByte([0x42]), produces: [.bpg], check: bpg),
         Rule("FLIF", .firstByte([0x46]), produces: [.flif], check: flif),
         Rule("PGF", .firstByte([0x50]), produces: [.pgf], check: pgf),
+        Rule("NIE, NIA (wuffs)", .firstByte([0x6E]), produces: [.nie, .nia], check: naive),
     ]
+
+    /// wuffs' naive image formats (the NIE/NII/NIA specification, version 1): the magic `nïE`
+    /// (6E C3 AF 45) or `nïA` (41), the version-and-configuration bytes FF, `b` or `r` (BGRA or
+    /// RGBA; the latest draft keeps `b`), `n` or `p` (premultiplied alpha or not), `4` or `8`
+    /// (bytes per pixel), then width and height. A NIA's header is 24 bytes: after them a byte 0
+    /// or 1 (no frames) and seven zero bytes; a first frame is a whole NIE with the same 12 bytes
+    /// of configuration and size. (NII, `nïI`, only times frames held elsewhere: no image.)
+    static func naive(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 8 else {
+            return v.prefixMatches(0x6EC3_AF45, length: 4) || v.prefixMatches(0x6EC3_AF41, length: 4) ? .need(24, fallback: nil) : .no
+        }
+        let still = v.equals(0x6EC3_AF45, length: 4)
+        guard still || v.equals(0x6EC3_AF41, length: 4), naiveConfiguration(v, at: 4) else { return .no }
+        if still { return .hit(Hit(.nie)) }
+        guard v.count >= 24 else { return .need(24, fallback: nil) }
+        guard let empty = v.u8(16), empty <= 1, v.all(17..<24, equal: 0) else { return .no }
+        if empty == 0 {
+            guard v.count >= 40 else { return input.isWhole ? .no : .need(40, fallback: nil) }
+            guard v.equals(0x6EC3_AF45, length: 4, at: 24) else { return .no }
+            for i in 0..<12 where v.base[4 + i] != v.base[28 + i] { return .no }
+        }
+        return .hit(Hit(.nia, animated: true))
+    }
+
+    /// FF, then `b` or `r`, `n` or `p`, `4` or `8`.
+    static func naiveConfiguration(_ v: ByteView, at o: Int) -> Bool {
+        guard v.has(o, 4) else { return false }
+        let order = v.base[o + 1], alpha = v.base[o + 2], size = v.base[o + 3]
+        return v.base[o] == 0xFF && (order == 0x62 || order == 0x72) && (alpha == 0x6E || alpha == 0x70) && (size == 0x34 || size == 0x38)
+    }
 
     /// `qoif`, width and height, 3 or 4 channels, colour space 0 or 1.
     static func qoi(_ input: Input) -> Step {
@@ -73,6 +106,15 @@ extension Codecs {
             let v = input.view
             guard let w = v.u32be(8), let h = v.u32be(12) else { return .need(16, partial: .unknown) }
             return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: 16, colorModel: .rgb, hasAlpha: true, frameCount: 1))
+        }),
+        PropertyReader([.nie, .nia], read: { input, type in
+            // Width and height; 4 bytes per pixel are 8 bits per channel, 8 are 16. A NIA's header
+            // does not count its frames (they would be counted from the file's length: frames
+            // of fixed size, then an 8-byte footer), so its frame count is not stated.
+            let v = input.view
+            guard let w = v.u32le(8), let h = v.u32le(12), let size = v.u8(7) else { return .need(16, partial: .unknown) }
+            return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: size == 0x38 ? 16 : 8, colorModel: .rgb,
+                                         hasAlpha: true, frameCount: type == .nie ? 1 : nil))
         }),
         PropertyReader([.bpg], read: bpg),
         PropertyReader([.flif], read: flif),

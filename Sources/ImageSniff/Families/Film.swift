@@ -1,4 +1,5 @@
-// Film and high-dynamic-range formats: DPX, Cineon, OpenEXR, Radiance RGBE, Kodak Photo CD.
+// Film and high-dynamic-range formats: DPX, Cineon, OpenEXR, Radiance RGBE, Kodak Photo CD, and
+// Wavefront's RLA (rendered frames, no magic).
 
 enum Film: FormatFamily {
     static let rules = [
@@ -8,7 +9,37 @@ enum Film: FormatFamily {
         Rule("Radiance HDR", .firstByte([0x23]), oneByteDecides: true, produces: [.radianceHDR], check: radiance),
         Rule("Photo CD overview pack", .firstByte([0x50]), produces: [.photoCD], check: photoCDOverview),
         Rule("Photo CD image pack (PCD_IPI at 2048)", .elsewhere, produces: [.photoCD], check: photoCD),
+        Rule("Wavefront RLA (revision FFFE at 26)", .elsewhere, strength: .heuristic, produces: [.rla], check: rla),
     ]
+
+    /// Wavefront RLA: a 740-byte big-endian header with no magic. The revision at 26 is FFFE
+    /// (the format's current revision, which OpenImageIO and 3ds Max write); the window and the
+    /// active window (left, right, bottom, top) are not empty; the colour, matte and auxiliary
+    /// channel counts (20, 22, 24) are at most 64 and not all zero; the bits per colour channel
+    /// (658) are 1 to 32, per matte and auxiliary channel (662, 666) at most 32; the gamma text
+    /// (28) and channel names (580) are text. The table of scanline offsets follows the header
+    /// (740), one 32-bit offset per row of the active window, each past the table.
+    static func rla(_ input: Input) -> Step {
+        let v = input.view
+        guard let revision = v.u16be(26) else { return input.hasMore ? .need(740, fallback: nil) : .no }
+        guard revision == 0xFFFE else { return .no }
+        guard v.count >= 740 else { return input.hasMore ? .need(740, fallback: nil) : .no }
+        func i16(_ o: Int) -> Int { Int(Int16(bitPattern: v.u16be(o) ?? 0)) }
+        for w in [0, 8] where i16(w + 2) < i16(w) || i16(w + 6) < i16(w + 4) { return .no }
+        let channels = [i16(20), i16(22), i16(24)]
+        guard channels.allSatisfy({ (0...64).contains($0) }), channels.reduce(0, +) >= 1,
+              (1...32).contains(i16(658)), (0...32).contains(i16(662)), (0...32).contains(i16(666)) else { return .no }
+        for (start, count) in [(28, 16), (580, 32)] {
+            guard let end = v.find("\0", in: start..<(start + count)) ?? Optional(start + count),
+                  (start..<end).allSatisfy({ (0x20...0x7E).contains(v.base[$0]) }) else { return .no }
+        }
+        let rows = i16(14) - i16(12) + 1
+        let table = 740 + 4 * rows
+        let checked = min(rows, 16_384)
+        guard v.count >= 740 + 4 * checked else { return input.hasMore ? .need(740 + 4 * checked, fallback: nil) : .no }
+        for row in 0..<checked where Int(v.u32be(740 + 4 * row) ?? 0) < table { return .no }
+        return .hit(Hit(.rla, .likely))
+    }
 
     /// DPX: `SDPX` (big-endian) or `XPDS` (little-endian), version `V1.0`/`V2.0` at 8.
     static func dpx(_ input: Input) -> Step {
@@ -64,6 +95,15 @@ extension Film {
                   let depth = v.u8(803) else { return .need(804, partial: .unknown) }
             return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: Int(depth),
                                          colorModel: descriptor == 6 ? .gray : .rgb, hasAlpha: descriptor == 51 || descriptor == 52, frameCount: 1))
+        }),
+        PropertyReader([.rla], read: { input, _ in
+            // The active window's size; bits per colour channel; colour channels (3: RGB) and
+            // matte channels (alpha).
+            let v = input.view
+            guard v.has(0, 668) else { return .need(668, partial: .unknown) }
+            func i16(_ o: Int) -> Int { Int(Int16(bitPattern: v.u16be(o) ?? 0)) }
+            return .done(ImageProperties(width: i16(10) - i16(8) + 1, height: i16(14) - i16(12) + 1, bitDepth: i16(658),
+                                         colorModel: i16(20) >= 3 ? .rgb : .gray, hasAlpha: i16(22) > 0, frameCount: 1))
         }),
         PropertyReader([.cineon], read: { input, _ in
             let v = input.view

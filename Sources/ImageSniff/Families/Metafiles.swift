@@ -1,5 +1,5 @@
 // Metafiles and drawings: WMF (placeable, with Aldus's header and its checksum, or plain), EMF,
-// WordPerfect graphics and Xfig drawings.
+// WordPerfect graphics, Xfig drawings and binary CGM.
 
 enum Metafiles: FormatFamily {
     static let rules = [
@@ -7,7 +7,39 @@ enum Metafiles: FormatFamily {
         Rule("WMF, EMF", .firstByte([0x01, 0x02]), produces: [.wmf, .emf], check: plain),
         Rule("WordPerfect graphics", .firstByte([0xFF]), produces: [.wordPerfectGraphics], check: wordPerfectGraphics),
         Rule("Xfig", .firstByte([0x23]), produces: [.xfig], check: xfig),
+        Rule("CGM (binary)", .firstByte([0x00]), produces: [.cgm], check: cgm),
     ]
+
+    /// Binary CGM (ISO/IEC 8632-3): 16-bit big-endian command headers, the element's class (4
+    /// bits), id (7) and parameter length (5; 31 means a long form whose next word holds it,
+    /// bit 15 set for a partition, which BEGIN METAFILE does not need). The metafile starts with
+    /// BEGIN METAFILE (class 0, id 1) whose one parameter is a string (a length byte, or 255 and
+    /// a 16-bit length) filling the parameter list; the list is padded to an even length. The
+    /// metafile descriptor follows, and its first element is METAFILE VERSION (class 1, id 1,
+    /// two bytes: 1 to 4, ISO/IEC 8632-1 to version 4).
+    static func cgm(_ input: Input) -> Step {
+        let v = input.view
+        guard let head = v.u16be(0) else { return v.count == 1 && v.base[0] == 0 ? .need(2, fallback: nil) : .no }
+        guard head & 0xFFE0 == 0x0020 else { return .no }
+        var length = Int(head & 0x1F), o = 2
+        if length == 31 {
+            guard let long = v.u16be(2) else { return .need(4, fallback: nil) }
+            guard long & 0x8000 == 0 else { return .no }
+            length = Int(long); o = 4
+        }
+        if length > 0 {
+            guard let n = v.u8(o) else { return .need(o + 1, fallback: nil) }
+            if n == 255 {
+                guard let long = v.u16be(o + 1) else { return .need(o + 3, fallback: nil) }
+                guard long & 0x8000 == 0, 3 + Int(long) == length else { return .no }
+            } else {
+                guard 1 + Int(n) == length else { return .no }
+            }
+        }
+        let next = o + length + length % 2
+        guard let version = v.u16be(next), let number = v.u16be(next + 2) else { return .need(next + 4, fallback: nil) }
+        return version == 0x1022 && (1...4).contains(number) ? .hit(Hit(.cgm)) : .no
+    }
 
     /// WordPerfect's `FF 57 50 43` header (shared by all its file types), then the data offset,
     /// product 1 (WordPerfect), file type 0x16 (graphics), major version 1 or 2, and no

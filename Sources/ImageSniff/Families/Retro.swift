@@ -1,11 +1,13 @@
 // Formats of the personal computers of the 1980s and 1990s: the Amiga's IFF (ILBM and Deluxe
-// Paint's PBM images, ANIM animations; AIFF audio is its neighbour), Autodesk FLIC animations,
+// Paint's PBM images, Impulse's RGB8, TVPaint's DEEP and TVPP, ANIM animations; AIFF audio is its
+// neighbour), Autodesk FLIC animations,
 // Atari DEGAS, GEM IMG, Microsoft Paint, MGR, the CMU window manager's raster, MicroDesign pages
 // and Solitaire image recorder files.
 
 enum Retro: FormatFamily {
     static let rules = [
-        Rule("IFF (ILBM, PBM, ANIM; AIFF)", .firstByte([0x46]), produces: [.ilbm, .iffPBM, .iffANIM, .aiff], check: iff),
+        Rule("IFF (ILBM, PBM, RGB8, DEEP, TVPP, ANIM; AIFF)", .firstByte([0x46]),
+             produces: [.ilbm, .iffPBM, .iffRGB8, .iffDEEP, .tvpaintTVPP, .iffANIM, .aiff], check: iff),
         Rule("Microsoft Paint", .firstByte([0x44, 0x4C]), produces: [.msp], check: msp),
         Rule("MGR bitmap", .firstByte([0x78, 0x79, 0x7A]), produces: [.mgr], check: mgr),
         Rule("CMU window manager raster", .firstByte([0xF1]), produces: [.cmuRaster], check: cmuRaster),
@@ -17,9 +19,10 @@ enum Retro: FormatFamily {
         Rule("GEM IMG", .elsewhere, strength: .heuristic, produces: [.gemIMG], check: gem),
     ]
 
-    /// `FORM`, the size of the rest, and the form type: ILBM (or ACBM) and PBM images must have
-    /// their BMHD header chunk before the BODY (first, or after other property chunks); ANIM
-    /// holds ILBM frames; AIFF and AIFC are audio.
+    /// `FORM`, the size of the rest, and the form type: ILBM (or ACBM), PBM and Impulse's RGB8
+    /// images must have their BMHD header chunk before the BODY (first, or after other property
+    /// chunks); DEEP and TVPaint's TVPP pictures their DGBL (8 bytes: the display size,
+    /// compression, pixel aspect) before the DBOD; ANIM holds ILBM frames; AIFF and AIFC are audio.
     static func iff(_ input: Input) -> Step {
         let v = input.view
         if let early = v.signature("FORM") { return early }
@@ -28,9 +31,15 @@ enum Retro: FormatFamily {
         switch form {
         case fourCC("AIFF"), fourCC("AIFC"):
             return .hit(Hit(.aiff))
-        case fourCC("ILBM"), fourCC("ACBM"), fourCC("PBM "):
+        case fourCC("ILBM"), fourCC("ACBM"), fourCC("PBM "), fourCC("RGB8"):
             switch bitmapHeader(v, form: 0) {
-            case .found: return .hit(Hit(form == fourCC("PBM ") ? .iffPBM : .ilbm))
+            case .found: return .hit(Hit(form == fourCC("PBM ") ? .iffPBM : form == fourCC("RGB8") ? .iffRGB8 : .ilbm))
+            case .need(let n): return .need(n, fallback: nil)
+            case .absent: return .no
+            }
+        case fourCC("DEEP"), fourCC("TVPP"):
+            switch headerChunk(v, form: 0, name: fourCC("DGBL"), length: 8, body: fourCC("DBOD")) {
+            case .found: return .hit(Hit(form == fourCC("DEEP") ? .iffDEEP : .tvpaintTVPP))
             case .need(let n): return .need(n, fallback: nil)
             case .absent: return .no
             }
@@ -51,12 +60,18 @@ enum Retro: FormatFamily {
     /// chunks are walked, within `Budget.iffProperties` bytes, until BMHD (20 bytes of data) or
     /// BODY. A chunk ID of other than printable ASCII (EA IFF 85: 0x20-0x7E) ends the search.
     static func bitmapHeader(_ v: ByteView, form: Int) -> BitmapHeader {
+        headerChunk(v, form: form, name: fourCC("BMHD"), length: 20, body: fourCC("BODY"))
+    }
+
+    /// The header chunk `name` of `length` bytes of the FORM at `form`, walked to as
+    /// `bitmapHeader` walks to BMHD, before the `body` chunk.
+    static func headerChunk(_ v: ByteView, form: Int, name: UInt32, length: Int, body: UInt32) -> BitmapHeader {
         guard let size = v.u32be(form + 4) else { return .need(form + 8) }
         let end = min(form + 8 + Int(size), form + 12 + Budget.iffProperties)
         var chunks = Chunks(v, .iff, from: form + 12, to: end)
         while let chunk = chunks.next() {
-            if chunk.name == fourCC("BMHD") { return chunk.length == 20 ? .found(chunk.data) : .absent }
-            if chunk.name == fourCC("BODY") { return .absent }
+            if chunk.name == name { return chunk.length == length ? .found(chunk.data) : .absent }
+            if chunk.name == body { return .absent }
             for shift in stride(from: 24, through: 0, by: -8) {
                 let b = (chunk.name >> UInt32(shift)) & 0xFF
                 guard b >= 0x20, b <= 0x7E else { return .absent }
@@ -259,7 +274,7 @@ extension Retro {
             return .done(ImageProperties(width: Int(w), height: Int(h), bitDepth: planes == 1 ? 1 : nil,
                                          colorModel: planes == 1 ? .gray : nil, frameCount: 1))
         }),
-        PropertyReader([.ilbm, .iffPBM, .iffANIM], read: { input, type in
+        PropertyReader([.ilbm, .iffPBM, .iffRGB8, .iffANIM], read: { input, type in
             // The bitmap header: width, height, x, y, planes, masking.
             let v = input.view
             let form = type == .iffANIM ? 12 : 0  // ANIM: the first frame's FORM ILBM
@@ -272,9 +287,11 @@ extension Retro {
             guard let w = v.u16be(start + 8), let h = v.u16be(start + 10), let planes = v.u8(start + 16), let masking = v.u8(start + 17) else {
                 return .need(start + 28, partial: .unknown)
             }
-            return .done(ImageProperties(width: Int(w), height: Int(h), colorModel: planes == 24 || planes == 32 ? .rgb : .indexed,
+            // RGB8: 24 planes and a genlock bit (25).
+            return .done(ImageProperties(width: Int(w), height: Int(h), colorModel: [24, 25, 32].contains(planes) ? .rgb : .indexed,
                                          hasAlpha: masking == 1 || planes == 32, frameCount: type == .iffANIM ? nil : 1))
         }),
+        PropertyReader([.iffDEEP, .tvpaintTVPP], read: deepProperties),
         PropertyReader([.psxTIM], read: { input, _ in
             // The pixel block (after the colour table's block when flag bit 3 is set): its width
             // counts 16-bit units, which hold 4, 2, 1 or 2/3 pixels by the pixel mode.
@@ -296,4 +313,41 @@ extension Retro {
             }
         }),
     ]
+
+    /// DEEP and TVPP: the chunks before DBOD. DGBL states the display size, DLOC the image's
+    /// (when present); DPEL lists the pixel's elements as (type, bit depth) pairs: 1, 2 and 3
+    /// are red, green and blue, 4 alpha.
+    static func deepProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        guard let size = v.u32be(4) else { return .need(12, partial: .unknown) }
+        var p = ImageProperties(frameCount: 1)
+        var display: (Int, Int)?, located: (Int, Int)?
+        let end = min(8 + Int(size), 12 + Budget.iffProperties)
+        var chunks = Chunks(v, .iff, from: 12, to: end)
+        func sized() -> ImageProperties {
+            var q = p
+            if let (w, h) = located ?? display { q.width = w; q.height = h }
+            return q
+        }
+        while let chunk = chunks.next(), chunk.name != fourCC("DBOD") {
+            switch chunk.name {
+            case fourCC("DGBL") where chunk.length == 8:
+                if let w = v.u16be(chunk.data), let h = v.u16be(chunk.data + 2) { display = (Int(w), Int(h)) }
+            case fourCC("DLOC") where chunk.length == 8:
+                if let w = v.u16be(chunk.data), let h = v.u16be(chunk.data + 2) { located = (Int(w), Int(h)) }
+            case fourCC("DPEL"):
+                guard let n = v.u32be(chunk.data), n >= 1, n <= 16, 4 + 4 * Int(n) == chunk.length else { break }
+                var types: Set<UInt16> = [], depths: Set<UInt16> = []
+                for i in 0..<Int(n) {
+                    if let t = v.u16be(chunk.data + 4 + 4 * i), let d = v.u16be(chunk.data + 6 + 4 * i) { types.insert(t); depths.insert(d) }
+                }
+                if depths.count == 1 { p.bitDepth = depths.first.map(Int.init) }
+                p.colorModel = types.isSuperset(of: [1, 2, 3]) ? .rgb : nil
+                p.hasAlpha = types.contains(4)
+            default: break
+            }
+        }
+        if let wanted = chunks.needs { return .need(wanted.upperBound, partial: p) }  // a DLOC may follow
+        return .done(sized())
+    }
 }

@@ -8,6 +8,7 @@ enum Scientific: FormatFamily {
         Rule("McIDAS AREA", .firstByte([0x00]), produces: [.mcidas], check: mcidas),
         Rule("DICOM (DICM at 128)", .elsewhere, produces: [.dicom], check: dicom),
         Rule("NIfTI (header size 348 or 540)", .firstByte([0x5C, 0x1C, 0x00]), produces: [.nifti], check: nifti),
+        Rule("Analyze 7.5 (header size 348)", .firstByte([0x5C, 0x00]), produces: [.analyze], check: analyze),
         Rule("SPIDER", .elsewhere, strength: .heuristic, produces: [.spider], check: spider),
     ]
 
@@ -64,6 +65,30 @@ enum Scientific: FormatFamily {
             return .no
         }
     }
+
+    /// Analyze 7.5 (the Mayo Clinic's `dbh.h`, NIfTI-1's ancestor): a header of exactly its
+    /// `sizeof_hdr`, 348, in either byte order, without NIfTI-1's magic at 344. Two bytes of
+    /// size are little evidence, so the image dimensions must be sane too: `dim[0]` (at 40) of 1
+    /// to 7 and each used dimension at least 1, and the data type (70) one of Analyze's with its
+    /// bits per pixel (72): binary 1, unsigned char 8, short 16, int and float 32, complex and
+    /// double 64, RGB 24. The pixels lie in a separate `.img` file.
+    static func analyze(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 4 else { return .need(4, fallback: nil) }
+        let big: Bool
+        if v.u32le(0) == 348 { big = false } else if v.u32be(0) == 348 { big = true } else { return .no }
+        guard v.count >= 348 else { return .need(348, fallback: nil) }
+        guard !v.matches("n+1\0", at: 344), !v.matches("ni1\0", at: 344), let rank = v.u16(40, bigEndian: big), (1...7).contains(rank) else { return .no }
+        for i in 1...Int(rank) {
+            guard let n = v.u16(40 + 2 * i, bigEndian: big), Int16(bitPattern: n) >= 1 else { return .no }
+        }
+        guard let dataType = v.u16(70, bigEndian: big), let bits = v.u16(72, bigEndian: big),
+              Self.analyzeBits[dataType] == bits else { return .no }
+        return .hit(Hit(.analyze, .likely))
+    }
+
+    /// Analyze 7.5's data types and the bits per pixel each takes.
+    static let analyzeBits: [UInt16: UInt16] = [1: 1, 2: 8, 4: 16, 8: 32, 16: 32, 32: 64, 64: 64, 128: 24]
 
     /// DICOM: a 128-byte preamble, then `DICM`.
     static func dicom(_ input: Input) -> Step {
@@ -130,6 +155,18 @@ extension Scientific {
         PropertyReader([.fits], read: fitsProperties),
         PropertyReader([.dicom], read: dicomProperties),
         PropertyReader([.vicar], read: vicarProperties),
+        PropertyReader([.analyze], read: { input, _ in
+            // dim[1] and dim[2]; the data type's bits (RGB: three 8-bit samples).
+            let v = input.view
+            let big = v.u32le(0) != 348
+            guard let w = v.u16(42, bigEndian: big), let h = v.u16(44, bigEndian: big), let dataType = v.u16(70, bigEndian: big) else {
+                return .need(74, partial: .unknown)
+            }
+            let rgb = dataType == 128
+            let bits = rgb ? 8 : (dataType == 32 ? nil : Self.analyzeBits[dataType].map(Int.init))
+            return .done(ImageProperties(width: Int(Int16(bitPattern: w)), height: Int(Int16(bitPattern: h)), bitDepth: bits,
+                                         colorModel: rgb ? .rgb : (dataType == 32 ? nil : .gray)))
+        }),
         PropertyReader([.nifti], read: { input, _ in
             let v = input.view
             guard let size = v.u32le(0) else { return .need(4, partial: .unknown) }

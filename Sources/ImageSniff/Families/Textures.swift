@@ -8,6 +8,7 @@ enum Textures: FormatFamily {
         Rule("ASTC", .firstByte([0x13]), produces: [.astc], check: astc),
         Rule("PVR v3", .firstByte([0x03, 0x50]), produces: [.pvr], check: pvr),
         Rule("PKM", .firstByte([0x50]), produces: [.pkm], check: pkm),
+        Rule("Basis Universal", .firstByte([0x73]), produces: [.basis], check: basis),
         Rule("Blizzard BLP", .firstByte([0x42]), produces: [.blp], check: blp),
         Rule("Apple ATX", .firstByte([0x41]), produces: [.appleATX], check: atx),
         Rule("PVR v2 (PVR! at 44)", .elsewhere, produces: [.pvr], check: pvrLegacy),
@@ -52,6 +53,23 @@ enum Textures: FormatFamily {
               let w = v.u16be(12).map(Int.init), let h = v.u16be(14).map(Int.init),
               w > 0, h > 0, paddedW == (w + 3) & ~3, paddedH == (h + 3) & ~3 else { return .no }
         return .hit(Hit(.pkm))
+    }
+
+    /// Basis Universal (basisu's `.basis` file): a 77-byte little-endian header, its signature
+    /// `sB`, version 0x13 (the one basisu writes), the header's size 77, then the data's size and
+    /// CRCs, the slice and image counts (24 bits: at least one image, no more images than slices),
+    /// the texture format and flags, the texture type (2D, 2D array, cube map array, video
+    /// frames, volume: 0-4) and, at 65, the offset of the slice descriptions, which follow the
+    /// header within the data.
+    static func basis(_ input: Input) -> Step {
+        let v = input.view
+        if let early = v.signature("sB") { return early }
+        guard v.count >= 77 else { return .need(77, fallback: nil) }
+        guard v.u16le(2) == 0x13, v.u16le(4) == 77, let dataSize = v.u32le(8), let slicesAt = v.u32le(65), let texType = v.u8(23) else { return .no }
+        let slices = Int(v.u32le(14) ?? 0) & 0xFF_FFFF, images = Int(v.u32le(17) ?? 0) & 0xFF_FFFF
+        guard slices >= 1, (1...slices).contains(images), texType <= 4, slicesAt >= 77,
+              Int(slicesAt) + 23 * slices <= 77 + Int(dataSize) else { return .no }
+        return .hit(Hit(.basis))
     }
 
     /// PVR version 3 (`PVR\x03`, or the byte-swapped `\x03RVP`).
@@ -148,6 +166,19 @@ extension Textures {
             let w = Int(v.base[7]) | Int(v.base[8]) << 8 | Int(v.base[9]) << 16
             let h = Int(v.base[10]) | Int(v.base[11]) << 8 | Int(v.base[12]) << 16
             return .done(ImageProperties(width: w, height: h, frameCount: 1))
+        }),
+        PropertyReader([.basis], read: { input, _ in
+            // The first slice description (23 bytes): image index (24 bits), level, flags, then
+            // the original width and height. Images: the header's count; alpha: the header's
+            // flag for alpha slices (4).
+            let v = input.view
+            guard let slicesAt = v.u32le(65), let images = v.u32le(17), let flags = v.u16le(21) else { return .need(77, partial: .unknown) }
+            var p = ImageProperties(hasAlpha: flags & 4 != 0, frameCount: Int(images & 0xFF_FFFF))
+            let at = Int(slicesAt)
+            guard let w = v.u16le(at + 5), let h = v.u16le(at + 7) else { return .need(at + 9, partial: p) }
+            p.width = Int(w)
+            p.height = Int(h)
+            return .done(p)
         }),
         PropertyReader([.pkm], read: { input, _ in
             let v = input.view
