@@ -223,7 +223,11 @@ enum Text: FormatFamily {
 
         if v.base[start] == UInt8(ascii: "<") {
             let more = input.hasMore && v.count < Budget.markupWindow
-            switch markupRoot(v, from: start, complete: !more) {
+            // Judged on the markup window at most: a source that happens to hold more (a stream's
+            // chunk, a larger first read) must not see a prolog end that the window does not.
+            let markup = v.count > Budget.markupWindow
+                ? ByteView(base: UnsafeRawBufferPointer(rebasing: v.base.prefix(Budget.markupWindow))) : v
+            switch markupRoot(markup, from: start, complete: !more) {
             case .svg: return .hit(Hit(.svg))
             case .html: return .hit(Hit(.html, .likely))
             case .xml: return .hit(Hit(.xml, .likely))
