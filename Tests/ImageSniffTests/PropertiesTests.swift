@@ -366,6 +366,38 @@ struct DisplayedSizeTests {
         #expect(plain.width != nil && plain.codedWidth == nil && plain.codedHeight == nil)
     }
 
+    /// The transformative properties apply in the order the item lists them (ISO/IEC 23008-12
+    /// 6.5.1): a clean aperture after a quarter turn crops the turned image. A clean aperture
+    /// larger than the image crops nothing; a fractional one rounds to the nearest pixel.
+    @Test func heifTransformsApplyInOrder() throws {
+        var bytes = [UInt8](try Data(contentsOf: Repository.testImages.appendingPathComponent("heif/heic-irot-pillow-heif")))
+        func find(_ s: String) -> Int? {
+            let t = Array(s.utf8)
+            return (0...(bytes.count - t.count)).first { bytes[$0..<$0 + t.count].elementsEqual(t) }
+        }
+        // pillow-heif's primary item lists hvcC, colr, ispe, pixi, clap (4), irot (6), the last
+        // two essential: 84 86. Listed the other way round, the turn comes first and the clap
+        // (64 x 32) crops the turned 64 x 64.
+        let ipma = try #require(find("ipma"))
+        let order = ipma + 19  // the type, version and flags, entry count, item ID, association count
+        #expect(bytes[order] == 0x84 && bytes[order + 1] == 0x86)
+        bytes.swapAt(order, order + 1)
+        var p = ImageSniffer.inspect(bytes).properties
+        #expect(p.width == 64 && p.height == 32 && p.codedWidth == 64 && p.codedHeight == 64, "\(p)")
+        bytes.swapAt(order, order + 1)
+        let clap = try #require(find("clap")) + 4
+        func put(_ v: UInt32, at o: Int) { for i in 0..<4 { bytes[o + i] = UInt8(truncatingIfNeeded: v >> (24 - 8 * i)) } }
+        put(100, at: clap)  // 100 x 32: wider than the coded 64, no crop; then turned
+        p = ImageSniffer.inspect(bytes).properties
+        #expect(p.width == 64 && p.height == 64 && p.codedWidth == nil, "\(p)")
+        put(40, at: clap)  // 40 x 32, then turned: 32 x 40
+        p = ImageSniffer.inspect(bytes).properties
+        #expect(p.width == 32 && p.height == 40 && p.codedWidth == 64, "\(p)")
+        put(81, at: clap); put(2, at: clap + 4)  // 81/2 = 40.5 rounds to 41, then turned: 32 x 41
+        p = ImageSniffer.inspect(bytes).properties
+        #expect(p.width == 32 && p.height == 41, "\(p)")
+    }
+
     /// OpenEXR: the display window is the size; the data window, when it differs, the coded size.
     @Test func exrWindows() throws {
         let p = try Self.properties("exr/openexr-display-window")

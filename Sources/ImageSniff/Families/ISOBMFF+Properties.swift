@@ -84,7 +84,10 @@ extension ISOBMFF {
         }
         if p.hasAlpha == nil && !associations.isEmpty { p.hasAlpha = false }
         guard let primary, let indices = associations[primary] else { return .done(p) }
-        var cleanAperture: (Int, Int)?
+        // The transformative properties, in the order the item lists them (HEIF 6.5.1: each
+        // applies to the output of the one before): a clean aperture's size, or a rotation's
+        // quarter turns.
+        var transforms: [(clap: (Int, Int)?, turns: Int)] = []
         for index in indices where index >= 1 && index <= properties.count {
             let property = properties[index - 1]
             let body = property.start + 8
@@ -97,17 +100,23 @@ extension ISOBMFF {
                     p.colorModel = channels >= 3 ? .rgb : .gray
                 }
             case fourCC("clap"):
-                // The clean aperture: what a decoder crops to (and ImageIO reports).
+                // The clean aperture (ISO/IEC 14496-12 12.1.4): what a decoder crops to. Its width
+                // and height are fractions, rounded to the nearest pixel (halves up) as libheif
+                // rounds them.
                 if let wn = v.u32be(body), let wd = v.u32be(body + 4), let hn = v.u32be(body + 8), let hd = v.u32be(body + 12),
-                   wd > 0, hd > 0, wn / wd > 0, hn / hd > 0 {
-                    cleanAperture = (Int(wn / wd), Int(hn / hd))
+                   wd > 0, hd > 0 {
+                    let w = (UInt64(wn) + UInt64(wd / 2)) / UInt64(wd), h = (UInt64(hn) + UInt64(hd / 2)) / UInt64(hd)
+                    transforms.append((clap: (Int(w), Int(h)), turns: 0))
                 }
             case fourCC("colr"):
                 if v.matches("prof", at: body) || v.matches("rICC", at: body) { p.hasICCProfile = true }
             case fourCC("irot"):
                 // Anticlockwise quarter turns, as EXIF orientations (already applied to the
                 // width and height reported).
-                if let turns = v.u8(body) { p.orientation = [1, 8, 3, 6][Int(turns & 3)] }
+                if let turns = v.u8(body) {
+                    p.orientation = [1, 8, 3, 6][Int(turns & 3)]
+                    transforms.append((clap: nil, turns: Int(turns & 3)))
+                }
             case fourCC("av1C"), fourCC("hvcC"):
                 if p.bitDepth == nil, property.type == fourCC("av1C"), let b = v.u8(body + 2) {
                     // high_bitdepth and twelve_bit flags.
@@ -120,8 +129,17 @@ extension ISOBMFF {
         // As displayed: the clean aperture, then the rotation (HEIF's transforms are mandatory).
         // The coded size stays available.
         let coded = (p.width, p.height)
-        if let (w, h) = cleanAperture { p.width = w; p.height = h }
-        if let o = p.orientation, o == 6 || o == 8 { (p.width, p.height) = (p.height, p.width) }
+        if var w = p.width, var h = p.height {
+            for transform in transforms {
+                if let (cw, ch) = transform.clap {
+                    // A crop to nothing, or past the image, is not one a reader applies.
+                    if cw > 0, ch > 0, cw <= w, ch <= h { (w, h) = (cw, ch) }
+                } else if transform.turns & 1 == 1 {
+                    (w, h) = (h, w)
+                }
+            }
+            (p.width, p.height) = (w, h)
+        }
         if p.width != coded.0 || p.height != coded.1 { (p.codedWidth, p.codedHeight) = coded }
         if p.colorModel == nil && p.width != nil { p.colorModel = .rgb }
         return .done(p)
