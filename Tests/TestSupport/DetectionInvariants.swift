@@ -78,6 +78,11 @@ public enum DetectionInvariants {
         if !d.type.isImage { require(props.isEmpty, "properties of a non-image: \(props)") }
         for value in [props.width, props.height, props.bitDepth, props.frameCount] { require((value ?? 0) >= 0, "a negative property: \(props)") }
         if let o = props.orientation { require((1...8).contains(o), "orientation out of range: \(props)") }
+        // A coded size is stated whole, positive, and only where it differs from the displayed one.
+        require((props.codedWidth == nil) == (props.codedHeight == nil), "half a coded size: \(props)")
+        if let w = props.codedWidth, let h = props.codedHeight {
+            require(w > 0 && h > 0 && (w != props.width || h != props.height), "a coded size not apart from the displayed one: \(props)")
+        }
 
         // A prefix of the real length.
         let n = min(max(prefixLength, 0), data.count)

@@ -100,8 +100,10 @@ extension ImageProperties {
         if let h = p.height, h <= 0 { p.height = nil }
         if let w = p.codedWidth, w <= 0 { p.codedWidth = nil }
         if let h = p.codedHeight, h <= 0 { p.codedHeight = nil }
-        // The coded size only where it differs from the displayed one.
-        if p.codedWidth == p.width && p.codedHeight == p.height { p.codedWidth = nil; p.codedHeight = nil }
+        // The coded size whole (both stated) and only where it differs from the displayed one.
+        if p.codedWidth == nil || p.codedHeight == nil || (p.codedWidth == p.width && p.codedHeight == p.height) {
+            p.codedWidth = nil; p.codedHeight = nil
+        }
         return p
     }
 }
