@@ -18,9 +18,9 @@ import ImageSniff
 /// `walk.followSymlinks` (and each directory is visited once, so loops end), hidden names are
 /// skipped unless `walk.includeHidden`, pseudo-filesystems (/proc, /sys) are not entered, FIFOs
 /// and devices are never opened (their record says what they are). Files are read by a pool of
-/// `jobs` threads; at most a few thousand records are in flight, whatever the size of the tree and
-/// however slowly the records are consumed. Stopping the iteration (a `break`, a cancelled task)
-/// stops the scan.
+/// `jobs` threads (more while reads wait on the device: `growsWhileReadsWait`); at most a few
+/// thousand records are in flight, whatever the size of the tree and however slowly the records
+/// are consumed. Stopping the iteration (a `break`, a cancelled task) stops the scan.
 ///
 /// `record.jsonLine()` is the record as `imgsniff scan --format ndjson` writes it.
 public struct DirectoryScan: AsyncSequence, Sendable {
@@ -44,6 +44,11 @@ public struct DirectoryScan: AsyncSequence, Sendable {
         public var verify = false
         /// Threads reading files (default: the processors this process may run on).
         public var jobs = Processors.available
+        /// Add threads, up to 64, while reads are seen to wait on the device (a tree that is not
+        /// in the page cache: a recovered disk, a network share), advising the kernel against
+        /// readahead meanwhile; back to `jobs` when they stop waiting. The records and their
+        /// order are the same either way. False: always `jobs` threads.
+        public var growsWhileReadsWait = true
 
         public init() {}
     }
@@ -99,10 +104,10 @@ public struct DirectoryScan: AsyncSequence, Sendable {
 
     /// Starts the walk and the pool on a thread of their own, feeding `channel`.
     private static func start(_ scan: DirectoryScan, into channel: RecordChannel) throws {
-        let jobs = ResourceLimits.workersWithinAddressSpace(Swift.max(1, scan.options.jobs))
-        let budget: DescriptorBudget
-        switch DescriptorBudget.plan(jobs: jobs, crossCheck: false) {
-        case .success(let b): budget = b
+        let budget: DescriptorBudget, growth: PoolGrowth?
+        let jobs = Swift.max(1, scan.options.jobs)
+        switch ScanPool.plan(jobs: jobs, maxJobs: scan.options.growsWhileReadsWait ? Swift.max(jobs, ScanPool.ioJobs) : nil, crossCheck: false) {
+        case .success(let plan): (budget, growth) = plan
         case .failure(let failure): throw StartError(description: "\(failure)")
         }
         var walk = scan.options.walk
@@ -119,7 +124,7 @@ public struct DirectoryScan: AsyncSequence, Sendable {
         let operands = scan.paths
         let started = Threads.spawn {
             let walker = Walker(operands: operands, filesFrom: nil, options: walkOptions)
-            ScanPool.run(walker: walker, jobs: budget.jobs, settings: frozen) { result in
+            ScanPool.run(walker: walker, jobs: budget.jobs, settings: frozen, growth: growth) { result in
                 for item in result.items {
                     guard let record = item.record, record.isIncluded else { continue }
                     if !channel.put(record) { return false }

@@ -52,23 +52,14 @@ package enum ScanRun {
     /// Runs the scan, writing to `output`; returns the exit status.
     package static func run(_ options: ScanOptions, output: OutputStream = OutputStream()) -> Int32 {
         var options = options
-        let budget: DescriptorBudget
-        // A growing pool fits its most workers to the address space and to the descriptors the
-        // walk does not need (the walk keeps the directory handles a fixed pool would give it).
-        let growing = options.maxJobs.map { $0 > options.jobs && !options.settings.crossCheck } ?? false
-        let jobs = ResourceLimits.workersWithinAddressSpace(growing ? options.maxJobs! : options.jobs)
-        switch DescriptorBudget.plan(jobs: min(jobs, options.jobs), crossCheck: options.settings.crossCheck) {
-        case .success(let b): budget = b
+        let budget: DescriptorBudget, growth: PoolGrowth?
+        switch ScanPool.plan(jobs: options.jobs, maxJobs: options.maxJobs, crossCheck: options.settings.crossCheck) {
+        case .success(let plan): (budget, growth) = plan
         case .failure(let failure):
             StandardError.line("imgsniff: \(failure)")
             return ExitStatus.error
         }
         options.jobs = budget.jobs
-        var most = options.jobs
-        if growing, jobs > options.jobs, case .success(let wide) = DescriptorBudget.plan(jobs: jobs, crossCheck: false) {
-            most = wide.jobs - max(0, budget.directories - wide.directories)
-        }
-        let growth = most > options.jobs ? PoolGrowth(maxThreads: most - 1) : nil
         var walkOptions = options.walk
         walkOptions.directoryBudget = budget.directories
         var source: FilesFromSource?

@@ -26,6 +26,26 @@ package enum ScanPool {
     /// issue 28 gives 94k reads/s with 32 in flight, 98k with 128.
     package static let ioJobs = 64
 
+    /// The descriptor budget for `jobs` workers and, when the pool may grow to `maxJobs` while
+    /// reads wait on the device, its growth: the most workers fit to the address space and to the
+    /// descriptors the walk does not need (the walk keeps the directory handles a fixed pool of
+    /// `jobs` would give it). No growth with `crossCheck` (each worker would load libmagic's
+    /// database) or when the limits leave no room for it.
+    package static func plan(jobs: Int, maxJobs: Int?, crossCheck: Bool) -> Result<(DescriptorBudget, PoolGrowth?), DescriptorBudget.Failure> {
+        let growing = maxJobs.map { $0 > jobs && !crossCheck } ?? false
+        let most = ResourceLimits.workersWithinAddressSpace(growing ? maxJobs! : jobs)
+        let budget: DescriptorBudget
+        switch DescriptorBudget.plan(jobs: min(most, jobs), crossCheck: crossCheck) {
+        case .success(let b): budget = b
+        case .failure(let failure): return .failure(failure)
+        }
+        var threads = budget.jobs
+        if growing, most > budget.jobs, case .success(let wide) = DescriptorBudget.plan(jobs: most, crossCheck: false) {
+            threads = wide.jobs - max(0, budget.directories - wide.directories)
+        }
+        return .success((budget, threads > budget.jobs ? PoolGrowth(maxThreads: threads - 1) : nil))
+    }
+
     /// Runs the walk to its end, or until `consume` returns false.
     ///
     /// With `growth`, extra workers start while reads wait on the device (see `PoolGrowth`), and
