@@ -27,9 +27,13 @@ enum Detector {
         /// Rules whose evidence is elsewhere, in order (strong before heuristic, then registry order).
         let elsewhere: [Int]
         let rules: [Rule]
+        /// Each rule's check alone: calling one copies no `Rule` (its name, first bytes and
+        /// types would be retained and released on every call).
+        let checks: [@Sendable (Input) -> Step]
 
         init(_ rules: [Rule]) {
             self.rules = rules
+            self.checks = rules.map(\.check)
             // Strong signatures first; registry order within a strength (a stable sort).
             let ranked = rules.indices.sorted { (rules[$0].strength, $0) < (rules[$1].strength, $1) }
             // One pass: each rule into the buckets of its first bytes (start-up cost matters: a
@@ -82,9 +86,9 @@ enum Detector {
     /// Runs one rule; in debug builds, checks that it answered a type it declares.
     @inline(__always)
     private static func check(_ index: Int, _ input: Input) -> Step {
-        let rule = table.rules[index]
-        let step = rule.check(input)
+        let step = table.checks[index](input)
         #if DEBUG
+        let rule = table.rules[index]
         let answered: Hit?
         switch step {
         case .no: answered = nil

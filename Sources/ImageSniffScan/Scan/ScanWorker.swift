@@ -47,12 +47,13 @@ package final class ScanWorker {
     package func process(_ entries: [WalkEntry]) -> ScanBatchResult {
         var result = ScanBatchResult()
         result.items.reserveCapacity(entries.count)
-        for entry in entries {
+        // By index: the entries are read in place, not copied (and retained) one by one.
+        for index in entries.indices {
             var item = ScanItem()
-            if let fs = entry.skippedFilesystem {
-                item.message = "imgsniff: \(entry.displayPath): not entered: \(fs) is a pseudo-filesystem (use --pseudo-filesystems)"
+            if let fs = entries[index].skippedFilesystem {
+                item.message = "imgsniff: \(entries[index].displayPath): not entered: \(fs) is a pseudo-filesystem (use --pseudo-filesystems)"
             } else {
-                let record = scan(entry)
+                let record = scan(entries[index])
                 // Errors go to standard error unless the output shows them (a table row).
                 if let problem = record.problem, record.isFailure,
                    encoder != nil || !settings.recordsShowErrors || !record.isIncluded {
