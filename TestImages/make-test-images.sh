@@ -920,6 +920,9 @@ synth foreign/os2-pointer           com.ibm.os2-pointer no 'OS/2 1.x monochrome 
 make foreign/dng-bigtiff-tifffile    com.adobe.raw-image no -- python3 -c "import numpy, tifffile; tifffile.imwrite('@OUT@', (numpy.arange(256, dtype=numpy.uint16).reshape(16, 16) * 16), bigtiff=True, photometric='minisblack', extratags=[(50706, 1, 4, (1, 4, 0, 0), True), (271, 's', 0, 'ImageSniff', True)])"
 # PCX: the reserved byte at 64 "should be zero" (ZSoft PCX technical reference); readers ignore it.
 synth foreign/pcx-reserved-nonzero com.zsoft.pcx-image no 'real ImageMagick PCX (version 5, 8 bits, 3 planes) with its reserved byte (64) set to 1; ImageMagick and Pillow read it' -- bash -c "convert $S/rose.png PCX:$S/rose.pcx && python3 synthesize.py pcx-reserved @OUT@ $S/rose.pcx 1"
+# JPEG: a few stray bytes between two marker segments (Pillow's junk_jpeg_header.jpg,
+# truncated_app14.jpg): libjpeg passes over them with a warning and decodes the image.
+synth foreign/jpeg-junk-before-marker public.jpeg no 'real ImageMagick JPEG with the 5 bytes "hello" before its first DQT; libjpeg, ImageMagick and Pillow read it' -- "${SY[@]}" jpeg-junk @OUT@ $S/rose.jpg hello
 # Formats issue 29 found unnamed. Real writers where there are: OpenImageIO writes RLA, GNU
 # plotutils binary CGM (its default CGM encoding), nibabel Analyze 7.5. No writer here makes the
 # others (basisu, wuffs' example programs, Impulse's and TVPaint's software are not packaged): they

@@ -41,6 +41,16 @@ def mpf_types(out, mpo, *types):
     raise SystemExit('no MPEntry')
 
 
+def junk(out, src, text):
+    """Insert TEXT (ASCII) between two marker segments of a real JPEG, before its first DQT (FF
+    DB), as in Pillow's junk_jpeg_header.jpg: libjpeg passes over such bytes with a warning
+    ("extraneous bytes before marker") and decodes the image."""
+    d = read(src)
+    i = d.find(b'\xff\xdb')
+    assert i > 2
+    write(out, d[:i] + text.encode('ascii') + d[i:])
+
+
 RECIPES = {
-    'mpf-thumbnail': mpf_thumbnail, 'mpf-types': mpf_types,
+    'mpf-thumbnail': mpf_thumbnail, 'mpf-types': mpf_types, 'jpeg-junk': junk,
 }

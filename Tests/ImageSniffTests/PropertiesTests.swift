@@ -238,6 +238,25 @@ struct HostilePropertiesTests {
         #expect(q.width == 256 && q.height == 149)
     }
 
+    /// Stray bytes between two marker segments (Pillow's junk_jpeg_header.jpg): libjpeg passes over
+    /// them with a warning, and so does the segment walk, up to `JPEGSegments.junkLimit` bytes.
+    /// Past that the walk stops: still a JPEG, its size not stated.
+    @Test func jpegStrayBytesBetweenSegments() throws {
+        let file = try #require(Manifest.entries.first { $0.file == "foreign/jpeg-junk-before-marker" }).bytes()
+        let p = ImageSniffer.inspect(file).properties
+        #expect(p.width == 32 && p.height == 32)
+        let dqt = try #require((2..<file.count - 1).first { file[$0] == 0xFF && file[$0 + 1] == 0xDB })
+        for (junk, sized) in [(JPEGSegments.junkLimit - 5, true), (JPEGSegments.junkLimit + 1, false)] {
+            let longer = Array(file[..<dqt]) + [UInt8](repeating: 0x20, count: junk) + Array(file[dqt...])
+            let i = ImageSniffer.inspect(longer)
+            #expect(i.detection.type == .jpeg)
+            #expect((i.properties.width == 32) == sized, "\(junk) stray bytes: \(i.properties)")
+        }
+        // A stuffed FF 00 between segments is no marker either.
+        let stuffed = Array(file[..<dqt]) + [0xFF, 0x00] + Array(file[dqt...])
+        #expect(ImageSniffer.inspect(stuffed).properties.width == 32)
+    }
+
     /// APNG's acTL num_frames: 0 is not a valid value (APNG 1.0) and PNG's integers stop at
     /// 2^31-1: the frame count is then not stated.
     @Test(arguments: [(UInt32(3), 3), (0, nil), (0x7FFF_FFFF, 0x7FFF_FFFF), (0x8000_0001, nil), (0xFFFF_FFFF, nil)] as [(UInt32, Int?)])

@@ -176,7 +176,18 @@ struct FrameWalk: Equatable {
         case .jpeg(let inScan):
             if inScan { return scanStep(v) }
             guard let fill = v.u8(offset), let marker = v.u8(offset + 1) else { return .wants(offset..<(offset + 2)) }
-            guard fill == 0xFF else { return .broken }
+            guard fill == 0xFF, marker != 0x00 else {
+                // Stray bytes between segments, as `JPEGSegments` passes over them: on to the
+                // next FF within `JPEGSegments.junkLimit` bytes.
+                for o in (offset + 1)...(offset + JPEGSegments.junkLimit) {
+                    guard let b = v.u8(o) else { return .wants(o..<(o + 2)) }
+                    if b == 0xFF {
+                        offset = o
+                        return .wants(offset..<(offset + 2))
+                    }
+                }
+                return .broken
+            }
             switch marker {
             case 0xFF:
                 offset += 1  // fill byte

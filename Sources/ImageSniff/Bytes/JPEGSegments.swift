@@ -12,8 +12,10 @@ enum JPEGSegment: Equatable {
 }
 
 /// The marker segments from `start` (after SOI), at most `Budget.jpegSegments` of them. Fill
-/// bytes and standalone markers (RSTn, TEM, a repeated SOI) are passed over. When a marker or a
-/// length lies past the view, the walk stops with `needs` set.
+/// bytes and standalone markers (RSTn, TEM, a repeated SOI) are passed over. So are a few stray
+/// bytes between segments, as libjpeg passes over them ("extraneous bytes before marker", a
+/// warning, not an error): up to `junkLimit` bytes to the next `FF` that starts a marker. When a
+/// marker or a length lies past the view, the walk stops with `needs` set.
 struct JPEGSegments: Sequence, IteratorProtocol {
     let view: ByteView
     private(set) var offset: Int
@@ -34,9 +36,15 @@ struct JPEGSegments: Sequence, IteratorProtocol {
                 needs = offset..<(offset + 4)
                 return nil
             }
-            guard view.u8(offset) == 0xFF else {
-                done = true
-                return .damaged(at: offset)
+            // Stray bytes, or a stuffed FF 00 (no marker): on to the next FF, within reach.
+            guard view.u8(offset) == 0xFF, marker != 0x00 else {
+                switch nextMarker(from: offset + 1) {
+                case .found(let at): offset = at; continue
+                case .needs(let range): needs = range; return nil
+                case .none:
+                    done = true
+                    return .damaged(at: offset)
+                }
             }
             if marker == 0xFF { offset += 1; continue }  // fill byte
             if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }
@@ -57,6 +65,24 @@ struct JPEGSegments: Sequence, IteratorProtocol {
             return .segment(marker: marker, payload: payload)
         }
         return nil
+    }
+
+    /// Stray bytes passed over between two segments, at most (Pillow's and libjpeg's damaged
+    /// test files have 1 to 16; the walk must not wander into entropy-coded data).
+    static let junkLimit = 64
+
+    private enum Resync { case found(Int), needs(Range<Int>), none }
+
+    /// The first `FF` at or after `start` within `junkLimit` bytes of the segment's end.
+    private func nextMarker(from start: Int) -> Resync {
+        let limit = offset + JPEGSegments.junkLimit
+        var o = start
+        while o <= limit {
+            guard let b = view.u8(o) else { return .needs(o..<(limit + 2)) }
+            if b == 0xFF { return .found(o) }
+            o += 1
+        }
+        return .none
     }
 
     /// SOF0-SOF15 but DHT (C4), JPG (C8) and DAC (CC); SOF55 (F7) of JPEG-LS.
