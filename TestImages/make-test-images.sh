@@ -885,6 +885,9 @@ make far/webp-img2webp-many-frames org.webmproject.webp yes -- bash -c "img2webp
 # No writer here puts meta after mdat (heif-enc and pillow-heif write ftyp, meta, mdat; gpac's
 # MP4Box is not packaged in Debian 12), so a real heif-enc file is rearranged.
 synth far/heif-meta-after-mdat     public.heic no 'real heif-enc HEIC (512x512 gradient, -q 90) rearranged as ftyp, mdat, meta: mdat holds the coded data first, padded with zero bytes to 614400 bytes, and the iloc extent offsets are moved to match (heif-info, heif-convert and identify read it)' -- bash -c "heif-enc -q 90 -o $S/far.heic $S/grad512.png && python3 synthesize.py mdat-first @OUT@ $S/far.heic 614400"
+# The same with a 13 KB meta box (a 12.8 KB ICC profile in its colr): more than the least a far
+# window reads, so the box must come whole with its header (pillow-heif's 200MP.heic: 39 KB).
+synth far/heif-large-meta-after-mdat public.heic no 'real heif-enc HEIC (512x512 gradient carrying ghostscript'"'"'s esrgb.icc, 12,840 bytes: a 13,175-byte meta) rearranged as ftyp, mdat, meta as above (mdat padded to 614400 bytes; identify and heif-info read it)' -- bash -c "convert $S/grad512.png -profile /usr/share/color/icc/ghostscript/esrgb.icc $S/gradicc.png && heif-enc -q 90 -o $S/far-icc.heic $S/gradicc.png && python3 synthesize.py mdat-first @OUT@ $S/far-icc.heic 614400"
 make far/jpeg-pillow-cut-half      public.jpeg no -- bash -c "python3 pyencode.py pil $S/grad1200.png $S/whole.jpg JPEG quality=90 && head -c \$((\$(stat -c %s $S/whole.jpg) / 2)) $S/whole.jpg > @OUT@"
 
 # ================================================================ Other projects' test files (issue 29)

@@ -257,6 +257,25 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(stuffed).properties.width == 32)
     }
 
+    /// A `meta` box larger than the least a far window reads, after an `mdat` that ends past the
+    /// first bytes' cap (pillow-heif's 200MP.heic): read whole with its header, from a file, from
+    /// memory and from a stream of unknown length alike.
+    @Test func heifLargeMetaAfterMediaData() throws {
+        let entry = try #require(Manifest.entries.first { $0.file == "far/heif-large-meta-after-mdat" })
+        let file = try FileSniffer().inspect(fileAt: entry.url.path).properties
+        #expect(file.width == 512 && file.height == 512 && file.hasICCProfile == true, "\(file)")
+        let bytes = try entry.bytes()
+        #expect(ImageSniffer.inspect(bytes).properties == file)
+        var stream = IncrementalSniffer(readsProperties: true)
+        var o = 0
+        while o < bytes.count {
+            stream.append(bytes[o..<min(o + 4096, bytes.count)])
+            o += 4096
+        }
+        stream.finish()
+        #expect(stream.propertyProgress.properties == file)
+    }
+
     /// APNG's acTL num_frames: 0 is not a valid value (APNG 1.0) and PNG's integers stop at
     /// 2^31-1: the frame count is then not stated.
     @Test(arguments: [(UInt32(3), 3), (0, nil), (0x7FFF_FFFF, 0x7FFF_FFFF), (0x8000_0001, nil), (0xFFFF_FFFF, nil)] as [(UInt32, Int?)])

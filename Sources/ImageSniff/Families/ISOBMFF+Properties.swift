@@ -33,7 +33,7 @@ extension ISOBMFF {
             p.frameCount = 1
         }
         let meta: (Int, Int)
-        switch findBox(v, fourCC("meta"), in: start, dataEnd: input.knownLength) {
+        switch findBox(v, fourCC("meta"), in: start, dataEnd: input.knownLength, reach: input.reach) {
         case .found(let s, let e): meta = (s, e)
         case .needs(let r): return .needRange(r, partial: p)
         case .absent: return .done(p)

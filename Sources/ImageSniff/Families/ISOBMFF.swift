@@ -158,7 +158,7 @@ enum ISOBMFF: FormatFamily {
             return .hit(Hit(.heifs, animated: true))
         }
         // The brands say only "HEIF": the primary item's type in the meta box decides the codec.
-        switch primaryItemType(input.view, from: afterFtyp, dataEnd: input.knownLength) {
+        switch primaryItemType(input.view, from: afterFtyp, dataEnd: input.knownLength, reach: input.reach) {
         case .found(let itemType):
             switch itemType {
             case fourCC("hvc1"), fourCC("hev1"): return .hit(Hit(.heic))
@@ -174,11 +174,11 @@ enum ISOBMFF: FormatFamily {
     enum Lookup { case found(UInt32), needs(Range<Int>), absent }
 
     /// The item type of the primary item (`pitm`), from `meta` → `iinf` → `infe` (version 2 or 3).
-    static func primaryItemType(_ v: ByteView, from start: Int, dataEnd: Int?) -> Lookup {
+    static func primaryItemType(_ v: ByteView, from start: Int, dataEnd: Int?, reach: Reach? = nil) -> Lookup {
         // Find the meta box among the top-level boxes.
         let metaStart: Int, metaEnd: Int
         // An image file has one: one that ends without it is cut short (the box wanted past the end).
-        switch findBox(v, fourCC("meta"), in: start, dataEnd: dataEnd, required: true) {
+        switch findBox(v, fourCC("meta"), in: start, dataEnd: dataEnd, required: true, reach: reach) {
         case .found(let s, let e): (metaStart, metaEnd) = (s, e)
         case .needs(let r): return .needs(r)
         case .absent: return .absent
@@ -236,10 +236,21 @@ enum ISOBMFF: FormatFamily {
     /// box, lies past the bytes held, the bytes wanted (wherever they are: a `meta` after a large
     /// `mdat`). A walk that ends at the end of the data has found no such box; a box that runs
     /// past it is wanted whole (truncation). A `required` box is wanted past the end instead.
-    static func findBox(_ v: ByteView, _ type: UInt32, in start: Int, dataEnd: Int?, required: Bool = false) -> BoxLookup {
+    static func findBox(_ v: ByteView, _ type: UInt32, in start: Int, dataEnd: Int?, required: Bool = false,
+                        reach: Reach? = nil) -> BoxLookup {
         var boxes = Boxes(v, from: start, to: Int.max, dataEnd: dataEnd ?? v.count, openEnded: dataEnd == nil)
-        let found = find(type, &boxes, v)
+        var found = find(type, &boxes, v)
         if !required, case .needs(let wanted) = found, let dataEnd, wanted.lowerBound == dataEnd { return .absent }
+        // A box header in a far window (past the first bytes' cap: a `meta` after a large
+        // `mdat`): ask for as much as such a box usually holds along with it, within what the
+        // read plan has left, so that the box comes whole in the one window (a window cannot be
+        // extended backwards once read: a stream has passed it).
+        if let reach, case .needs(let wanted) = found, wanted.count <= 16, wanted.lowerBound >= reach.prefixCap,
+           !v.has(wanted.lowerBound, 1) {
+            let along = min(Budget.topLevelBoxWindow, reach.windowBytesLeft)
+            let upper = min(wanted.lowerBound + along, dataEnd ?? Int.max)
+            if upper > wanted.upperBound { found = .needs(wanted.lowerBound..<upper) }
+        }
         return found
     }
 
