@@ -926,6 +926,10 @@ synth foreign/pcx-reserved-nonzero com.zsoft.pcx-image no 'real ImageMagick PCX 
 # JPEG: a few stray bytes between two marker segments (Pillow's junk_jpeg_header.jpg,
 # truncated_app14.jpg): libjpeg passes over them with a warning and decodes the image.
 synth foreign/jpeg-junk-before-marker public.jpeg no 'real ImageMagick JPEG with the 5 bytes "hello" before its first DQT; libjpeg, ImageMagick and Pillow read it' -- "${SY[@]}" jpeg-junk @OUT@ $S/rose.jpg hello
+# TGA without a footer, as gdk-pixbuf's reference images have them: a few bytes after the
+# pixels, and a run-length packet that runs past the image (readers clip it).
+synth foreign/tga-trailing-bytes com.truevision.tga-image no 'real ImageMagick uncompressed TGA (no footer) with 16 zero bytes after its pixels, as gdk-pixbuf'"'"'s gtk-logo-16bpp-*.tga; gdk-pixbuf, ImageMagick and Pillow read it' -- "${SY[@]}" tga-trailer @OUT@ $S/rose.tga 16
+synth foreign/tga-rle-run-past-image com.truevision.tga-image no 'TGA type 11 (grey RLE) 2x2 whose first packet runs 8 pixels, then a raw packet of 4, as gdk-pixbuf'"'"'s rle-too-many-pixels.tga (TGA 2.0 run-length packets); ImageMagick reads it' -- "${SY[@]}" tga-rle-overrun @OUT@
 # Formats issue 29 found unnamed. Real writers where there are: OpenImageIO writes RLA, GNU
 # plotutils binary CGM (its default CGM encoding), nibabel Analyze 7.5. No writer here makes the
 # others (basisu, wuffs' example programs, Impulse's and TVPaint's software are not packaged): they

@@ -43,6 +43,24 @@ def pict_v1(out):
     write(out, bytes(512) + struct.pack('>H', 2 + len(picture)) + picture)
 
 
+def tga_trailer(out, src, n):
+    """Copy a real uncompressed TGA without a TGA 2.0 footer and add N zero bytes after its
+    pixels, as gdk-pixbuf's gtk-logo-16bpp reference images carry 16: readers stop at the last
+    pixel and ignore the rest."""
+    t = read(src)
+    assert t[2] in (1, 2, 3) and not t.endswith(b'TRUEVISION-XFILE.\0')
+    write(out, t + bytes(int(n)))
+
+
+def tga_rle_overrun(out):
+    """A grey run-length encoded TGA (type 11, 8 bits) of 2 x 2 pixels whose first packet is a
+    run of 8 (0x87, 0xFF), twice the image, followed by a raw packet of 4: the shape of
+    gdk-pixbuf's rle-too-many-pixels.tga. Readers (gdk-pixbuf, ImageMagick) clip the run."""
+    header = struct.pack('<BBBHHBHHHHBB', 0, 0, 11, 0, 0, 0, 0, 0, 2, 2, 8, 0)
+    write(out, header + b'\x87\xff' + b'\x03\x00\xff\x00\xff')
+
+
 RECIPES = {
     'tga-cmap': tga_cmap, 'tga-entry-size': tga_entry_size, 'pict-v1': pict_v1,
+    'tga-trailer': tga_trailer, 'tga-rle-overrun': tga_rle_overrun,
 }

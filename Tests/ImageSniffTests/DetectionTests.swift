@@ -301,6 +301,27 @@ struct ForeignTestFilesTests {
         #expect(try sniff(#require(file).bytes()).type == .tga)
     }
 
+    /// TGA without a footer, as gdk-pixbuf's reference images have them: up to
+    /// `Magicless.tgaTrailer` bytes after an uncompressed image's pixels, or a run-length packet
+    /// that runs past the image (readers clip it), under a strongly valid header. Likely.
+    @Test func tgaTrailerAndClippedRun() throws {
+        for file in ["foreign/tga-trailing-bytes", "foreign/tga-rle-run-past-image"] {
+            let d = sniff(try #require(Manifest.entries.first { $0.file == file }).bytes())
+            #expect(d.type == .tga && d.confidence == .likely, "\(file): \(d)")
+        }
+        let pixels = Self.tga(entrySize: 0)
+        #expect(sniff(pixels + [UInt8](repeating: 0, count: Magicless.tgaTrailer)).type == .tga)
+        #expect(sniff(pixels + [UInt8](repeating: 0, count: Magicless.tgaTrailer + 1)).type == .data, "more than a trailer")
+        // A weak header (alpha bits a 24-bit image cannot have) is held to the exact length.
+        var weak = pixels
+        weak[17] = 4
+        #expect(sniff(weak).type == .tga)
+        #expect(sniff(weak + [0, 0, 0, 0]).type == .data)
+        var run = try #require(Manifest.entries.first { $0.file == "foreign/tga-rle-run-past-image" }).bytes()
+        run[17] = 4
+        #expect(sniff(run).type == .data, "a run past the image under a weak header")
+    }
+
     /// PCX: the reserved byte at 64 "should be zero" (ZSoft's reference); readers ignore it.
     @Test func pcxWithANonZeroReservedByte() throws {
         var pcx = try #require(Manifest.entries.first { $0.file == "pcx/imagemagick" }).bytes()

@@ -98,8 +98,10 @@ enum Magicless: FormatFamily {
     /// exporters write it, it makes a likely TGA); otherwise an uncompressed image
     /// whose size matches the file to the byte, or a run-length encoded one whose packets decode
     /// to exactly its pixels at the end of the file, is likely. A header that is strongly valid
-    /// (see `tgaHeaderIsStrong`) over data that ends before its pixels do is a cut TGA: likely,
-    /// and truncated.
+    /// (see `tgaHeaderIsStrong`) is also likely over pixels followed by a few bytes of trailer
+    /// (`tgaTrailer`), and over run-length packets whose last one runs past the image (readers
+    /// clip it; gdk-pixbuf's reference images have both); over data that ends before its pixels
+    /// do, it is a cut TGA: likely, and truncated.
     static func tga(_ input: Input) -> Step {
         let v = input.view
         guard tgaHeaderIsPlausible(v) else { return .no }
@@ -111,15 +113,18 @@ enum Magicless: FormatFamily {
         if sizeMatches(input) { return .hit(Hit(.tga, .likely)) }
         let strong = tgaHeaderIsStrong(v)
         if !rleImageType(v) {
-            // Uncompressed and shorter than its pixels: cut short.
-            guard strong, let expected = uncompressedLength(v), expected > input.totalLength else { return .no }
+            guard strong, let expected = uncompressedLength(v) else { return .no }
+            // Its pixels and a few bytes of trailer.
+            if input.totalLength > expected && input.totalLength - expected <= tgaTrailer { return .hit(Hit(.tga, .likely)) }
+            // Shorter than its pixels: cut short.
+            guard expected > input.totalLength else { return .no }
             return .need(expected, fallback: Hit(.tga, .likely))
         }
         // Run-length encoded: the packets must decode to exactly width × height pixels and end
         // where the file does. Only worth it (and only possible) when the file fits the read cap.
         guard input.totalLength <= Limits.maxPrefix else { return .no }
         guard input.isWhole else { return .need(input.totalLength, fallback: nil) }
-        switch rleStream(v) {
+        switch rleStream(v, clipping: strong) {
         case .endsAtEndOfFile: return .hit(Hit(.tga, .likely))
         case .cut where strong: return .need(input.totalLength + 1, fallback: Hit(.tga, .likely))
         default: return .no
@@ -138,8 +143,13 @@ enum Magicless: FormatFamily {
 
     enum RunLengthStream { case endsAtEndOfFile, cut, bad }
 
-    /// Decodes TGA run-length packets from after the header, ID and colour map.
-    private static func rleStream(_ v: ByteView) -> RunLengthStream {
+    /// Bytes after a TGA's pixels, without a footer, that a strongly valid header may have (the
+    /// gtk-logo-16bpp reference images of gdk-pixbuf carry 16).
+    static let tgaTrailer = 64
+
+    /// Decodes TGA run-length packets from after the header, ID and colour map. `clipping`: the
+    /// last packet may run past the image's pixels (readers clip it).
+    private static func rleStream(_ v: ByteView, clipping: Bool = false) -> RunLengthStream {
         let width = Int(v.u16le(12) ?? 0), height = Int(v.u16le(14) ?? 0)
         let pixelBytes = (Int(v.base[16]) + 7) / 8
         var o = 18 + Int(v.base[0]) + colourMapBytes(v)
@@ -151,7 +161,7 @@ enum Magicless: FormatFamily {
             o += 1 + (packet & 0x80 != 0 ? pixelBytes : n * pixelBytes)
             pixels += n
         }
-        guard pixels == wanted else { return .bad }
+        guard pixels == wanted || clipping else { return .bad }
         if o > v.count { return .cut }
         // The image data ends the file, or a TGA 2.0 extension area / developer area follows
         // (then a footer would have been found); allow a few bytes of padding.
