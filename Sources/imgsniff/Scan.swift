@@ -50,7 +50,7 @@ enum Scan {
           imgsniff scan --summary --format json dir
           imgsniff scan --cross-check dir
           imgsniff scan --properties photos
-          imgsniff scan --min-pixels 100M --format csv uploads    # decompression bombs
+          imgsniff scan --min-pixels 100M --properties --format csv uploads
         """,
         argument: ArgumentSpec(name: "path", help: "Files and directories to scan ('-' for standard input). Default: '.' unless --files-from is given.",
                                completion: .file),

@@ -100,6 +100,24 @@ struct SystemLimitsTests {
         #expect(nul.status == 2)
     }
 
+    /// A list entry longer than a path can be: the message points at the separator that was
+    /// probably meant (a newline list read with -0 is one long entry, and the other way round).
+    @Test func overlongListEntryNamesTheOtherSeparator() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-list-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = dir.appendingPathComponent("lines")
+        try Data(String(repeating: "some/file\n", count: 1000).utf8).write(to: lines)
+        let nul = try IMGSniffBinary.run(["scan", "--files-from", "-", "-0"], stdin: lines, timeout: 20)
+        #expect(nul.status == 2)
+        #expect(nul.stderr.contains("leave out -0"), "\(nul.stderr)")
+        let long = dir.appendingPathComponent("long")
+        try Data(String(repeating: "x", count: 5000).utf8).write(to: long)
+        let plain = try IMGSniffBinary.run(["scan", "--files-from", "-"], stdin: long, timeout: 20)
+        #expect(plain.status == 2)
+        #expect(plain.stderr.contains("use -0"), "\(plain.stderr)")
+    }
+
     /// Output that cannot be written is an error (exit 2), not success.
     @Test func fullDiskIsAnError() throws {
         let r = try IMGSniffBinary.run(["scan", "--format", "ndjson", "png"], in: Repository.testImages,

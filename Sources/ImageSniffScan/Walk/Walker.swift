@@ -94,7 +94,9 @@ package struct FilesFromSource {
             }
             scanned = buffer.count
             if buffer.count - start > FilesFromSource.maxLine {
-                failure = "line \(lineNumber + 1) is longer than \(FilesFromSource.maxLine) bytes: not a path (use -0 for NUL-separated lists)"
+                failure = separator == 0
+                    ? "entry \(lineNumber + 1) is longer than \(FilesFromSource.maxLine) bytes: not a path (a NUL-separated list was asked for: is the list separated by newlines? then leave out -0)"
+                    : "line \(lineNumber + 1) is longer than \(FilesFromSource.maxLine) bytes: not a path (use -0 for NUL-separated lists)"
                 return nil
             }
             if atEnd {
