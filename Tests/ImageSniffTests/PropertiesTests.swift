@@ -276,6 +276,21 @@ struct HostilePropertiesTests {
         #expect(stream.propertyProgress.properties == file)
     }
 
+    /// GIMP brushes and patterns state width, height and bytes a pixel in a header both share
+    /// (identify has no coder for them: checked against what GIMP wrote, 16 x 16).
+    @Test(arguments: [("longtail/gimp-gbr-v1-nomagic", ImageProperties.ColorModel.gray, false),
+                      ("longtail/gimp-gbr-v2-gray", .gray, false), ("longtail/gimp-gbr-v2-rgba", .rgb, true),
+                      ("longtail/gimp-pat", .rgb, false)])
+    func gimpBrushesAndPatterns(_ file: String, _ model: ImageProperties.ColorModel, _ alpha: Bool) throws {
+        let bytes = try #require(Manifest.entries.first { $0.file == file }).bytes()
+        let p = ImageSniffer.inspect(bytes).properties
+        #expect(p.width == 16 && p.height == 16 && p.colorModel == model && p.hasAlpha == alpha, "\(p)")
+        // The size is the header's: another width there is another width here.
+        var wider = bytes
+        wider[11] = 40
+        #expect(ImageSniffer.inspect(wider).properties.width == 40 || ImageSniffer.inspect(wider).detection.type != ImageSniffer.inspect(bytes).detection.type)
+    }
+
     /// APNG's acTL num_frames: 0 is not a valid value (APNG 1.0) and PNG's integers stop at
     /// 2^31-1: the frame count is then not stated.
     @Test(arguments: [(UInt32(3), 3), (0, nil), (0x7FFF_FFFF, 0x7FFF_FFFF), (0x8000_0001, nil), (0xFFFF_FFFF, nil)] as [(UInt32, Int?)])

@@ -95,7 +95,25 @@ extension Editors {
         PropertyReader([.psd, .psb], read: psd),
         PropertyReader([.xcf], read: xcf),
         PropertyReader([.miff], read: miffProperties),
+        PropertyReader([.gimpBrush, .gimpPattern], read: gimpResource),
     ]
+
+    /// A GIMP brush or pattern: width, height and bytes a pixel (`u32be` at 8, 12, 16) in the
+    /// header both share. A brush of 1 byte a pixel is a grey mask, of 4 an RGBA pixmap; a
+    /// pattern's bytes a pixel are grey, grey and alpha, RGB or RGBA.
+    static func gimpResource(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        guard let w = v.u32be(8), let h = v.u32be(12), let bytes = v.u32be(16) else { return .need(20, partial: .unknown) }
+        var p = ImageProperties(width: Int(w), height: Int(h), bitDepth: 8, frameCount: 1)
+        switch bytes {
+        case 1: p.colorModel = .gray; p.hasAlpha = false
+        case 2: p.colorModel = .gray; p.hasAlpha = true
+        case 3: p.colorModel = .rgb; p.hasAlpha = false
+        case 4: p.colorModel = .rgb; p.hasAlpha = true
+        default: p.bitDepth = nil
+        }
+        return .done(p)
+    }
 
     /// PSD and PSB: channels, height, width, depth and colour mode in the 26-byte header.
     static func psd(_ input: Input, _ type: ImageType) -> PropertyStep {
