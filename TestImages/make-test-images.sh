@@ -930,6 +930,9 @@ synth foreign/jpeg-junk-before-marker public.jpeg no 'real ImageMagick JPEG with
 # pixels, and a run-length packet that runs past the image (readers clip it).
 synth foreign/tga-trailing-bytes com.truevision.tga-image no 'real ImageMagick uncompressed TGA (no footer) with 16 zero bytes after its pixels, as gdk-pixbuf'"'"'s gtk-logo-16bpp-*.tga; gdk-pixbuf, ImageMagick and Pillow read it' -- "${SY[@]}" tga-trailer @OUT@ $S/rose.tga 16
 synth foreign/tga-rle-run-past-image com.truevision.tga-image no 'TGA type 11 (grey RLE) 2x2 whose first packet runs 8 pixels, then a raw packet of 4, as gdk-pixbuf'"'"'s rle-too-many-pixels.tga (TGA 2.0 run-length packets); ImageMagick reads it' -- "${SY[@]}" tga-rle-overrun @OUT@
+# ICO: a directory entry whose height is not the bitmap's (Pillow's hopper_unexpected.ico gives
+# the bitmap header's doubled height there); readers decode by the bitmap's own header.
+synth foreign/ico-entry-height-doubled com.microsoft.ico no 'real ImageMagick ICO (32x32 and 16x16 bitmaps) with the first entry'"'"'s height byte set to 64; identify reads 32x32' -- "${SY[@]}" ico-entry-height @OUT@ ico/imagemagick 64
 # Formats issue 29 found unnamed. Real writers where there are: OpenImageIO writes RLA, GNU
 # plotutils binary CGM (its default CGM encoding), nibabel Analyze 7.5. No writer here makes the
 # others (basisu, wuffs' example programs, Impulse's and TVPaint's software are not packaged): they

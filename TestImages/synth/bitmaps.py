@@ -78,6 +78,18 @@ def pcx_reserved(out, src, value):
     write(out, bytes(d))
 
 
+def ico_entry_height(out, src, height):
+    """Copy a real ICO whose first image is a bitmap and set its directory entry's height byte
+    to HEIGHT (as Pillow's hopper_unexpected.ico has twice the image's height there): readers
+    decode the bitmap by its own header."""
+    d = bytearray(read(src))
+    assert d[2:4] == b'\x01\x00'
+    offset = int.from_bytes(d[18:22], 'little')
+    assert d[offset:offset + 4] == b'\x28\x00\x00\x00'
+    d[7] = int(height)
+    write(out, bytes(d))
+
+
 def os2_array(out, src):
     """Wrap a real OS/2 1.x BMP (ppmtobmp -os2: BITMAPFILEHEADER, 12-byte BITMAPCOREHEADER) in
     an OS/2 bitmap array of one element: BITMAPARRAYFILEHEADER "BA", cbSize 14 + 14 + 12 = 40,
@@ -123,6 +135,6 @@ def os2_icon(out, kind, w):
 
 RECIPES = {
     'bmp-v4': bmp_v4, 'bmp-os2v2': bmp_v2_os2, 'cur-from-ico': cur_from_ico, 'gltf-indices': gltf_indices,
-    'bmp-planes-zero': bmp_planes_zero, 'pcx-reserved': pcx_reserved,
+    'bmp-planes-zero': bmp_planes_zero, 'pcx-reserved': pcx_reserved, 'ico-entry-height': ico_entry_height,
     'os2-array': os2_array, 'os2-icon': os2_icon,
 }

@@ -291,6 +291,18 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(wider).properties.width == 40 || ImageSniffer.inspect(wider).detection.type != ImageSniffer.inspect(bytes).detection.type)
     }
 
+    /// ICO: a bitmap entry's size is its own header's (the height there counts the AND mask: twice
+    /// the image), as readers decode it, whatever the directory entry says (Pillow's
+    /// hopper_unexpected.ico says 32 for a 16-pixel height).
+    @Test func icoSizeIsTheBitmapHeaders() throws {
+        let file = try #require(Manifest.entries.first { $0.file == "foreign/ico-entry-height-doubled" }).bytes()
+        #expect(file[7] == 64)
+        let p = ImageSniffer.inspect(file).properties
+        #expect(p.width == 32 && p.height == 32, "\(p)")
+        let plain = try #require(Manifest.entries.first { $0.file == "ico/imagemagick" }).bytes()
+        #expect(ImageSniffer.inspect(plain).properties == p, "the same image with a true directory")
+    }
+
     /// APNG's acTL num_frames: 0 is not a valid value (APNG 1.0) and PNG's integers stop at
     /// 2^31-1: the frame count is then not stated.
     @Test(arguments: [(UInt32(3), 3), (0, nil), (0x7FFF_FFFF, 0x7FFF_FFFF), (0x8000_0001, nil), (0xFFFF_FFFF, nil)] as [(UInt32, Int?)])

@@ -294,6 +294,16 @@ extension Bitmaps {
             p.bitDepth = 8
             p.colorModel = bits <= 8 ? .indexed : .rgb
             p.hasAlpha = true  // the AND mask
+            // The bitmap's own header is what readers decode (its height counts the colour bitmap
+            // and the AND mask: twice the image's); a directory entry may say otherwise (Pillow's
+            // hopper_unexpected.ico gives the doubled height there).
+            if let header = v.u32le(at), header >= 40, let w = v.u32le(at + 4), let h = v.u32le(at + 8) {
+                let width = Int(Int32(bitPattern: w)), height = Int(Int32(bitPattern: h))
+                if width > 0, height > 1, height % 2 == 0 {
+                    p.width = width
+                    p.height = height / 2
+                }
+            }
         }
         return .done(p)
     }
