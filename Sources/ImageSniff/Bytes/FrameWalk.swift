@@ -177,16 +177,14 @@ struct FrameWalk: Equatable {
             if inScan { return scanStep(v) }
             guard let fill = v.u8(offset), let marker = v.u8(offset + 1) else { return .wants(offset..<(offset + 2)) }
             guard fill == 0xFF, marker != 0x00 else {
-                // Stray bytes between segments, as `JPEGSegments` passes over them: on to the
-                // next FF within `JPEGSegments.junkLimit` bytes.
-                for o in (offset + 1)...(offset + JPEGSegments.junkLimit) {
-                    guard let b = v.u8(o) else { return .wants(o..<(o + 2)) }
-                    if b == 0xFF {
-                        offset = o
-                        return .wants(offset..<(offset + 2))
-                    }
+                // Stray bytes between segments, passed over as `JPEGSegments` passes over them.
+                switch JPEGSegments.nextMarker(v, junkAt: offset) {
+                case .found(let at):
+                    offset = at
+                    return .wants(offset..<(offset + 2))
+                case .needs(let r): return .wants(r)
+                case .none: return .broken
                 }
-                return .broken
             }
             switch marker {
             case 0xFF:

@@ -38,7 +38,7 @@ struct JPEGSegments: Sequence, IteratorProtocol {
             }
             // Stray bytes, or a stuffed FF 00 (no marker): on to the next FF, within reach.
             guard view.u8(offset) == 0xFF, marker != 0x00 else {
-                switch nextMarker(from: offset + 1) {
+                switch JPEGSegments.nextMarker(view, junkAt: offset) {
                 case .found(let at): offset = at; continue
                 case .needs(let range): needs = range; return nil
                 case .none:
@@ -71,14 +71,16 @@ struct JPEGSegments: Sequence, IteratorProtocol {
     /// test files have 1 to 16; the walk must not wander into entropy-coded data).
     static let junkLimit = 64
 
-    private enum Resync { case found(Int), needs(Range<Int>), none }
+    enum Resync { case found(Int), needs(Range<Int>), none }
 
-    /// The first `FF` at or after `start` within `junkLimit` bytes of the segment's end.
-    private func nextMarker(from start: Int) -> Resync {
-        let limit = offset + JPEGSegments.junkLimit
-        var o = start
+    /// Where a marker may start again after stray bytes at `junk` (where a segment ended): the
+    /// first `FF` after it within `junkLimit` bytes. Both JPEG walks (this one and the whole-file
+    /// `FrameWalk`) resync here.
+    static func nextMarker(_ v: ByteView, junkAt junk: Int) -> Resync {
+        let limit = junk + junkLimit
+        var o = junk + 1
         while o <= limit {
-            guard let b = view.u8(o) else { return .needs(o..<(limit + 2)) }
+            guard let b = v.u8(o) else { return .needs(o..<(limit + 2)) }
             if b == 0xFF { return .found(o) }
             o += 1
         }
