@@ -19,7 +19,7 @@ package struct RenamePlanner {
     /// Plans one entry of the walk.
     package mutating func add(_ entry: WalkEntry) {
         var (directoryPath, name) = entry.parent != nil
-            ? (Array(entry.path.dropLast(entry.name.count)), entry.name)
+            ? (Array(entry.path.dropLast(entry.name.count)), Array(entry.name))
             : Path.split(entry.path)
         while directoryPath.count > 1, directoryPath.last == UInt8(ascii: "/") { directoryPath.removeLast() }
         if directoryPath.isEmpty { directoryPath = [UInt8(ascii: ".")] }

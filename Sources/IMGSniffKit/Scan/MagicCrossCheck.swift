@@ -37,7 +37,7 @@ package final class MagicCrossChecker: CrossChecker {
                 let (directory, name) = entry.location
                 let flags = O_RDONLY | O_NONBLOCK | (entry.followSymlinks ? 0 : O_NOFOLLOW)
                 let fd: FileDescriptor
-                do throws(Errno) { fd = try FileDescriptor.open(name, relativeTo: directory, flags: flags) } catch {
+                do throws(Errno) { fd = try FileDescriptor.open(Array(name), relativeTo: directory, flags: flags) } catch {
                     throw MagicError("cannot open (\(error))", code: error.rawValue)
                 }
                 defer { fd.close() }

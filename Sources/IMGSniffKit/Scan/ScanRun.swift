@@ -83,22 +83,23 @@ package enum ScanRun {
         writer.begin(output)
         ScanPool.run(walker: walker, jobs: options.jobs, settings: frozen, growth: growth,
             consume: { result in
-                result.bytes.withUnsafeBufferPointer { bytes in
-                    for item in result.items {
-                        if let message = item.message {
+                // The items through a buffer pointer: read in place, not copied one by one.
+                result.bytes.withUnsafeBufferPointer { bytes in result.items.withUnsafeBufferPointer { items in
+                    for i in items.indices {
+                        if let message = items[i].message {
                             progress.clear()
                             StandardError.line(message)
                         }
-                        guard let record = item.record else { continue }
-                        tally.add(record)
+                        guard items[i].record != nil else { continue }
+                        tally.add(items[i].record!)
                         progress.update(tally.summary.scanned)
-                        guard record.isIncluded else { continue }
-                        let encoded = UnsafeBufferPointer(rebasing: bytes[item.encoded])
-                        if !writer.write(record, encoded: encoded, to: output) { return false }
+                        guard items[i].record!.isIncluded else { continue }
+                        let encoded = UnsafeBufferPointer(rebasing: bytes[items[i].encoded])
+                        if !writer.write(items[i].record!, encoded: encoded, to: output) { return false }
                         if output.failure != nil { return false }
                     }
                     return !Interrupt.requested
-                }
+                } }
             })
         progress.clear()
 

@@ -47,26 +47,29 @@ package final class ScanWorker {
     package func process(_ entries: [WalkEntry]) -> ScanBatchResult {
         var result = ScanBatchResult()
         result.items.reserveCapacity(entries.count)
-        // By index: the entries are read in place, not copied (and retained) one by one.
-        for index in entries.indices {
-            var item = ScanItem()
-            if let fs = entries[index].skippedFilesystem {
-                item.message = "imgsniff: \(entries[index].displayPath): not entered: \(fs) is a pseudo-filesystem (use --pseudo-filesystems)"
-            } else {
-                let record = scan(entries[index])
-                // Errors go to standard error unless the output shows them (a table row).
-                if let problem = record.problem, record.isFailure,
-                   encoder != nil || !settings.recordsShowErrors || !record.isIncluded {
-                    item.message = "imgsniff: \(record.displayPath): \(problem.message)"
+        // Through a buffer pointer: the entries are read in place, not copied (and retained) one
+        // by one, as an array's subscript would.
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                var item = ScanItem()
+                if let fs = entries[index].skippedFilesystem {
+                    item.message = "imgsniff: \(entries[index].displayPath): not entered: \(fs) is a pseudo-filesystem (use --pseudo-filesystems)"
+                } else {
+                    let record = scan(entries[index])
+                    // Errors go to standard error unless the output shows them (a table row).
+                    if let problem = record.problem, record.isFailure,
+                       encoder != nil || !settings.recordsShowErrors || !record.isIncluded {
+                        item.message = "imgsniff: \(record.displayPath): \(problem.message)"
+                    }
+                    if record.isIncluded, let encoder {
+                        let start = result.bytes.count
+                        encoder.encode(record, into: &result.bytes)
+                        item.encoded = start..<result.bytes.count
+                    }
+                    item.record = record
                 }
-                if record.isIncluded, let encoder {
-                    let start = result.bytes.count
-                    encoder.encode(record, into: &result.bytes)
-                    item.encoded = start..<result.bytes.count
-                }
-                item.record = record
+                result.items.append(item)
             }
-            result.items.append(item)
         }
         return result
     }
@@ -100,16 +103,17 @@ package final class ScanWorker {
                 r.isFailure = entry.origin != .tree
             default:
                 let (directory, name) = entry.location
+                let follow = entry.followSymlinks  // the closures below capture this, not the entry
                 do throws(FileError) {
                     if settings.readsProperties {
                         let inspection = try Path.withCString(name) { (p) throws(FileError) -> Inspection in
-                            try sniffer.inspect(path: p, relativeTo: directory.rawValue, hint: hint, followSymlinks: entry.followSymlinks)
+                            try sniffer.inspect(path: p, relativeTo: directory.rawValue, hint: hint, followSymlinks: follow)
                         }
                         r.detection = inspection.detection
                         r.properties = inspection.properties
                     } else {
                         r.detection = try Path.withCString(name) { (p) throws(FileError) -> Detection in
-                            try sniffer.detect(path: p, relativeTo: directory.rawValue, hint: hint, followSymlinks: entry.followSymlinks)
+                            try sniffer.detect(path: p, relativeTo: directory.rawValue, hint: hint, followSymlinks: follow)
                         }
                     }
                     r.length = sniffer.lastLength

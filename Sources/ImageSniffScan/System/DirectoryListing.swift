@@ -58,6 +58,12 @@ package struct DirectoryListing: Sendable {
         return Array(storage[Int(item.start)..<Int(item.start + item.length)])
     }
 
+    /// Appends item `i`'s name to `bytes`.
+    package func appendName(_ i: Int, to bytes: inout [UInt8]) {
+        let item = items[i]
+        bytes.append(contentsOf: storage[Int(item.start)..<Int(item.start + item.length)])
+    }
+
     /// Whether item `i`'s name starts with a dot.
     package func isHidden(_ i: Int) -> Bool { storage[Int(items[i].start)] == UInt8(ascii: ".") }
 

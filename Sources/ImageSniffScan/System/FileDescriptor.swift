@@ -106,6 +106,11 @@ package struct FileDescriptor: Sendable, Hashable {
 
     /// `fstatat(self, name, followSymlink ? 0 : AT_SYMLINK_NOFOLLOW)`.
     package func status(of name: [UInt8], followSymlink: Bool) throws(Errno) -> FileStatus {
+        try status(of: name[...], followSymlink: followSymlink)
+    }
+
+    /// `status(of:followSymlink:)` for a name that is part of an array (a path's last component).
+    package func status(of name: ArraySlice<UInt8>, followSymlink: Bool) throws(Errno) -> FileStatus {
         var st = stat()
         _ = try Path.withCString(name) { (p) throws(Errno) -> Int32 in
             try retryingOnInterrupt { fstatat(rawValue, p, &st, followSymlink ? 0 : AT_SYMLINK_NOFOLLOW) }

@@ -6,6 +6,11 @@ package enum Path {
     /// Calls `body` with `bytes` NUL-terminated, in a temporary buffer (on the stack when small).
     @inline(__always)
     package static func withCString<R, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
+        try withCString(bytes[...], body)
+    }
+
+    /// `withCString` for a part of an array (a name at the end of a path), without copying it out first.
+    package static func withCString<R, E: Error>(_ bytes: ArraySlice<UInt8>, _ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
         let result: Result<R, E> = withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
             bytes.withUnsafeBufferPointer { source in
                 if let from = source.baseAddress, source.count > 0 {

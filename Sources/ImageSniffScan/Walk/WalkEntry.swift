@@ -79,8 +79,12 @@ package struct WalkEntry: Sendable {
     /// The containing directory, open; nil for operands and list paths (then `name` is the whole
     /// path, relative to the working directory or absolute).
     package let parent: DirectoryHandle?
-    /// The last component inside `parent`, or the whole path when `parent` is nil.
-    package let name: [UInt8]
+    /// `name` when it is not the end of `path` (a top-level path with trailing slashes, a
+    /// directory that could not be reopened); nil when it is, as for every entry found inside a
+    /// directory, which then carries one array, not two.
+    private let separateName: [UInt8]?
+    /// Where `name` starts in `path`, when `separateName` is nil.
+    private let nameStart: Int
     package let kind: FileKind
     package let origin: Origin
     /// Whether opening this entry follows a final symbolic link (false: `O_NOFOLLOW`).
@@ -96,7 +100,13 @@ package struct WalkEntry: Sendable {
                 followSymlinks: Bool, error: WalkError? = nil, depth: Int = 0, skippedFilesystem: String? = nil) {
         self.path = path
         self.parent = parent
-        self.name = name
+        if name.count <= path.count, path.suffix(name.count).elementsEqual(name) {
+            separateName = nil
+            nameStart = path.count - name.count
+        } else {
+            separateName = name
+            nameStart = 0
+        }
         self.kind = kind
         self.origin = origin
         self.followSymlinks = followSymlinks
@@ -105,8 +115,26 @@ package struct WalkEntry: Sendable {
         self.skippedFilesystem = skippedFilesystem
     }
 
+    /// An entry found inside a directory: `path` ends with its name, from `nameStart` on.
+    init(path: [UInt8], nameStart: Int, parent: DirectoryHandle, kind: FileKind, followSymlinks: Bool,
+         error: WalkError? = nil, depth: Int) {
+        self.path = path
+        self.parent = parent
+        separateName = nil
+        self.nameStart = nameStart
+        self.kind = kind
+        origin = .tree
+        self.followSymlinks = followSymlinks
+        self.error = error
+        self.depth = depth
+        skippedFilesystem = nil
+    }
+
+    /// The last component inside `parent`, or the whole path when `parent` is nil.
+    package var name: ArraySlice<UInt8> { separateName?[...] ?? path[nameStart...] }
+
     /// The directory to open the entry relative to, and its name there.
-    package var location: (directory: FileDescriptor, name: [UInt8]) {
+    package var location: (directory: FileDescriptor, name: ArraySlice<UInt8>) {
         (parent?.fd ?? .currentDirectory, name)
     }
 

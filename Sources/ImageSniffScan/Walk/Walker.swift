@@ -232,7 +232,7 @@ package final class Walker {
             }
             let i = stack[top].index
             stack[top].index += 1
-            if let entry = visitChild(i, in: stack[top]) { return .entry(entry) }
+            if let entry = visitChild(i, frame: top) { return .entry(entry) }
         }
     }
 
@@ -314,7 +314,7 @@ package final class Walker {
         } catch {
             // A dangling symbolic link is not "no such file".
             var walkError = WalkError.system(error)
-            if walkError.isNotFound, let target = Walker.linkTarget(anchor?.fd ?? .currentDirectory, name) {
+            if walkError.isNotFound, let target = Walker.linkTarget(anchor?.fd ?? .currentDirectory, name[...]) {
                 walkError = .brokenSymlink(target: target)
             }
             return WalkEntry(path: item, parent: anchor, name: name, kind: .unknown, origin: origin, followSymlinks: true, error: walkError)
@@ -349,25 +349,26 @@ package final class Walker {
         return (DirectoryHandle(fd: current, counter: counter), last)
     }
 
-    private func visitChild(_ i: Int, in frame: Frame) -> WalkEntry? {
-        let listing = frame.listing
-        let handle = frame.handle!  // open: `step` opens the current directory again before visiting
-        if !options.includeHidden && listing.isHidden(i) { return nil }
-        let name = listing.name(i)
-        path.removeSubrange(frame.pathLength...)
-        path.append(contentsOf: name)
-        if isExcluded(name: name, relativeStart: frame.relativeStart) { return nil }
-        let depth = frame.depth + 1
-        var kind = FileKind(directoryEntryType: listing.items[i].type)
+    /// Visits item `i` of frame `top`'s listing (read in place: the frame is not copied). The name
+    /// goes straight from the listing onto the path; the entry's name is the path's end.
+    private func visitChild(_ i: Int, frame top: Int) -> WalkEntry? {
+        if !options.includeHidden && stack[top].listing.isHidden(i) { return nil }
+        let nameStart = stack[top].pathLength
+        path.removeSubrange(nameStart...)
+        stack[top].listing.appendName(i, to: &path)
+        if isExcluded(nameStart: nameStart, relativeStart: stack[top].relativeStart) { return nil }
+        let handle = stack[top].handle!  // open: `step` opens the current directory again before visiting
+        let depth = stack[top].depth + 1
+        var kind = FileKind(directoryEntryType: stack[top].listing.items[i].type)
         if kind == nil || (kind == .symlink && options.followSymlinks) {
             do throws(Errno) {
-                kind = try handle.fd.status(of: name, followSymlink: options.followSymlinks).kind
+                kind = try handle.fd.status(of: path[nameStart...], followSymlink: options.followSymlinks).kind
             } catch {
                 var walkError = WalkError.system(error)
-                if error == .notFound, options.followSymlinks, let target = Walker.linkTarget(handle.fd, name) {
+                if error == .notFound, options.followSymlinks, let target = Walker.linkTarget(handle.fd, path[nameStart...]) {
                     walkError = .brokenSymlink(target: target)
                 }
-                return WalkEntry(path: path, parent: handle, name: name, kind: kind ?? .unknown, origin: .tree,
+                return WalkEntry(path: path, nameStart: nameStart, parent: handle, kind: kind ?? .unknown,
                                  followSymlinks: options.followSymlinks, error: walkError, depth: depth)
             }
         }
@@ -376,11 +377,12 @@ package final class Walker {
             return nil  // not following: skipped
         case .directory:
             if let max = options.maxDepth, depth >= max { return nil }
-            pendingDirectory = (name, nil, .tree, options.followSymlinks, depth, frame.relativeStart, frame.operandDevice)
+            pendingDirectory = (Array(path[nameStart...]), nil, .tree, options.followSymlinks, depth, stack[top].relativeStart,
+                                stack[top].operandDevice)
             return nil
         default:
             if let max = options.maxDepth, depth > max { return nil }
-            return WalkEntry(path: path, parent: handle, name: name, kind: kind!, origin: .tree,
+            return WalkEntry(path: path, nameStart: nameStart, parent: handle, kind: kind!,
                              followSymlinks: options.followSymlinks, depth: depth)
         }
     }
@@ -425,13 +427,14 @@ package final class Walker {
         return nil
     }
 
-    private func isExcluded(name: [UInt8], relativeStart: Int) -> Bool {
+    /// Whether `--exclude` leaves out the path's last component, which starts at `nameStart`.
+    private func isExcluded(nameStart: Int, relativeStart: Int) -> Bool {
         guard !options.excludes.isEmpty else { return false }
         for pattern in options.excludes {
             if pattern.contains(UInt8(ascii: "/")) {
                 let relative = Array(path[Swift.min(relativeStart, path.count)...])
                 if Glob.matches(pattern, relative, pathname: true) { return true }
-            } else if Glob.matches(pattern, name, pathname: false) {
+            } else if Glob.matches(pattern, Array(path[nameStart...]), pathname: false) {
                 return true
             }
         }
@@ -439,7 +442,7 @@ package final class Walker {
     }
 
     /// Where a symbolic link points, or nil when `name` is not one.
-    static func linkTarget(_ directory: FileDescriptor, _ name: [UInt8]) -> [UInt8]? {
+    static func linkTarget(_ directory: FileDescriptor, _ name: ArraySlice<UInt8>) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
         let n = Path.withCString(name) { p in
             buffer.withUnsafeMutableBufferPointer { b in
