@@ -5,6 +5,7 @@
 //   bench scan    [--threads N] [--ndjson] DIR in-process directory scan: files/s, peak RSS
 //   bench stream  [--corpus DIR]               IncrementalSniffer: chunked vs one-shot, per chunk size
 //   bench make-tree SRC DST N                  N extensionless copies of SRC's files, 100 a folder
+//   bench detect-tree DIR...                   detection alone over a tree's prefixes (no I/O), ms a pass
 //   bench         [--corpus DIR]               memory + files
 //
 // Timing: clock_gettime(CLOCK_MONOTONIC); each measurement is calibrated to batches of about
@@ -607,6 +608,34 @@ func topLevelFiles(_ dir: String) -> [String] {
     return out
 }
 
+// MARK: - Detection alone over a tree
+
+/// What detection alone costs a scan of these trees: every file's first 4 KiB is read into memory
+/// first (not timed), then one pass detects them all in walk order, as `imgsniff scan --jobs 1`
+/// does after its reads (no system calls, no walk, no records, no output; far reads left out:
+/// detection answers from the prefix and the file's length). Median of 15 passes.
+func runDetectTree(roots: [String]) {
+    var samples: [(bytes: [UInt8], size: Int)] = []
+    for root in roots {
+        for dir in listDirectories(root) {
+            for file in topLevelFiles(dir) { if let p = readPrefix(file) { samples.append(p) } }
+        }
+    }
+    guard !samples.isEmpty else { fail("detect-tree: no files under \(roots)") }
+    var passes: [Double] = []
+    for _ in 0..<16 {
+        let t0 = nowNs()
+        for s in samples {
+            s.bytes.withUnsafeBytes { consume(ImageSniffer.detect(opaque($0), totalLength: s.size)) }
+        }
+        passes.append(Double(nowNs() - t0) / 1e6)
+    }
+    passes.removeFirst()  // the warm-up pass
+    let m = median(passes)
+    print("== Detection alone: ImageSniffer.detect(first 4 KiB, totalLength:) over \(samples.count) files, in memory ==")
+    print("median of 15 passes: \(fmt(m, 2)) ms a pass, \(fmt(m * 1e6 / Double(samples.count))) ns a file (min \(fmt(passes.min()!, 2)) ms, max \(fmt(passes.max()!, 2)) ms)")
+}
+
 // MARK: - Main
 
 nonisolated(unsafe) var args = Array(CommandLine.arguments.dropFirst())
@@ -643,9 +672,12 @@ case "stream":
 case "reads":
     guard !args.isEmpty else { fail("usage: bench reads DIR|FILE...") }
     runReads(roots: args)
+case "detect-tree":
+    guard !args.isEmpty else { fail("usage: bench detect-tree DIR...") }
+    runDetectTree(roots: args)
 case "make-tree":
     guard args.count == 3, let n = Int(args[2]) else { fail("usage: bench make-tree SRC DST N") }
     makeTree(source: args[0], destination: args[1], count: n)
 default:
-    fail("unknown command \(command): memory, files, stream, scan, reads, make-tree or all")
+    fail("unknown command \(command): memory, files, stream, scan, reads, detect-tree, make-tree or all")
 }
