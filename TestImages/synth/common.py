@@ -60,6 +60,21 @@ def random_bytes(out, n, seed):
     write(out, bytes(r.getrandbits(8) for _ in range(int(n))))
 
 
+def patch(out, src, offset, hexbytes):
+    """SRC with the bytes at OFFSET replaced by HEXBYTES (a damaged copy of a real file)."""
+    d = bytearray(read(src))
+    b = bytes.fromhex(hexbytes)
+    d[int(offset):int(offset) + len(b)] = b
+    write(out, bytes(d))
+
+
+def splice(out, src, keep, hexbytes, n, seed):
+    """SRC's first KEEP bytes, then HEXBYTES, then N pseudo-random bytes (random.Random(SEED)):
+    a real signature followed by noise, as fuzzers and damaged transfers leave them."""
+    r = random.Random(int(seed))
+    write(out, read(src)[:int(keep)] + bytes.fromhex(hexbytes) + bytes(r.getrandbits(8) for _ in range(int(n))))
+
+
 RECIPES = {
-    'random': random_bytes,
+    'random': random_bytes, 'patch': patch, 'splice': splice,
 }

@@ -62,6 +62,7 @@ struct DetectionTests {
 
     /// Text that only looks like magic is text (issue 3).
     @Test(arguments: ["GIF8 is the start of a GIF file.\n", "GIF89a is a version of GIF, see below.\n",
+                      "GIF89a «déjà vu» — the café's sign\n",
                       "P1 means priority one\n", "P6 is the binary pixmap\n", "8BPS notes for the meeting\n",
                       "%!PS in a sentence is not PostScript\n", "BM is a text\n",
                       "the ftyp box comes first in an MP4 file\n", "FORM is a word\n", "II* not a tiff\n",
@@ -70,6 +71,19 @@ struct DetectionTests {
         let d = sniff(bytes(text))
         #expect(d.type == .plainText, "\(text.debugDescription) -> \(d)")
         #expect(!d.type.isImage)
+    }
+
+    /// "GIF89a" then Latin-1 prose (one high byte) is text; "GIF89a" then noise is a damaged GIF.
+    @Test func gifSignatureThenTextOrNoise() {
+        // Byte 10 (0xE9) announces a colour table: the prose ends inside it, or runs past it.
+        let latin1 = bytes("GIF89a caf") + [0xE9] + bytes(" au lait, see the notes below\n")
+        #expect(sniff(latin1).type == .plainText)
+        let longer = latin1 + bytes(String(repeating: "More words on the same line of notes. ", count: 4) + "\n")
+        #expect(sniff(longer).type == .plainText)
+        var noise = bytes("GIF89a") + [0xEA, 0xF5, 0xB7, 0x6A, 0x36, 0xBC, 0x72, 0x5B]
+        var x: UInt32 = 12345
+        for _ in 0..<200 { x = x &* 1_103_515_245 &+ 12345; noise.append(UInt8(truncatingIfNeeded: x >> 16)) }
+        #expect(sniff(noise).type == .gif)
     }
 
     @Test func markupAndData() {

@@ -15,10 +15,20 @@ struct VerifyTests {
         return checked.contains(type)
     }
 
+    /// Images damaged before their end (noise where a block should be): the walk stops at the
+    /// damage, which says nothing either way (`Verifier.step`), whole or cut.
+    static let damaged: Set<String> = ["foreign/gif-noise-after-screen"]
+
     @Test(arguments: entries)
     func wholeAndCut(_ entry: ManifestEntry) throws {
         let data = try entry.bytes()
         let whole = ImageSniffer.inspect(data, budget: .verifying).detection
+        if Self.damaged.contains(entry.file) {
+            let cut = ImageSniffer.inspect(Array(data.prefix(data.count - data.count / 10)), budget: .verifying).detection
+            #expect(whole.completeness == .complete && cut.completeness == .complete, "\(entry.file): \(whole), cut: \(cut)")
+            #expect(whole.type == ImageType(entry.identifier) && cut.type == whole.type)
+            return
+        }
         if entry.file.hasSuffix("-cut-half") {
             // Made cut: its header is whole, the file is not.
             #expect(ImageSniffer.inspect(data).detection.completeness == .complete)

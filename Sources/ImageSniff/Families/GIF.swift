@@ -13,8 +13,11 @@ enum GIF: FormatFamily {
         // packed fields; text that starts "GIF89a" is caught by the block walk below failing at
         // once, so the first block after the screen descriptor (and colour table) must be valid.
         var images = 0
-        var blocks = GIFBlocks(v, from: GIFBlocks.start(v) ?? 13)
+        var walked = false  // a block was read
+        let first = GIFBlocks.start(v) ?? 13
+        var blocks = GIFBlocks(v, from: first)
         while let block = blocks.next() {
+            walked = true
             switch block {
             case .extension(let label, let at, _):
                 if label == 0xFF, v.u8(at) == 11,
@@ -27,10 +30,15 @@ enum GIF: FormatFamily {
             case .trailer:
                 return .hit(Hit(.gif))
             case .damaged(let at):
-                // Not a GIF block: damaged data, or text that begins with "GIF89a".
-                return images > 0 || at > 13 ? .hit(Hit(.gif)) : (looksLikeText(v) ? .no : .hit(Hit(.gif)))
+                // Not a GIF block: damaged data, or text that begins with "GIF89a" (whose byte 10
+                // may well announce a colour table: the first block is then past it).
+                if images > 0 || at > first { return .hit(Hit(.gif)) }
+                return textOrDamaged(input)
             }
         }
+        // No block read yet (the data ends inside the colour table, or at the first block): text
+        // is not a cut GIF.
+        if !walked, looksLikeText(v) { return textOrDamaged(input) }
         switch blocks.needs {
         case .block(let at)?: return walkBudgetLeft(at) ? .need(at + 1, fallback: Hit(.gif)) : .hit(Hit(.gif))
         case .header(let range)?: return .need(range.upperBound, fallback: Hit(.gif))
@@ -47,9 +55,22 @@ enum GIF: FormatFamily {
     /// more, not a byte at a time.
     static func chainNeed(_ v: ByteView, _ missing: Int) -> Int { max(missing + 256, v.count + 4096) }
 
+    /// How many first bytes decide between text and a damaged GIF.
+    private static let textWindow = 256
+
+    /// Text's rules (`Text.isText`) over the first 256 bytes: a screen descriptor of binary
+    /// numbers, or noise after the signature (a damaged file), is not text; prose is.
     private static func looksLikeText(_ v: ByteView) -> Bool {
-        for i in 6..<min(v.count, 13) where v.base[i] < 0x20 && !ByteView.isSpace(v.base[i]) { return false }
-        return true
+        Text.isText(v, upTo: textWindow, dataEndsAtView: false)
+    }
+
+    /// No GIF block could be read after the screen descriptor: prose that begins "GIF89a" is not
+    /// a GIF (`.no`, so the text rules answer), anything else is a damaged one. Judged on the
+    /// first 256 bytes, asked for first when more can come, so that a stream's first chunk and
+    /// the whole file get the same answer.
+    private static func textOrDamaged(_ input: Input) -> Step {
+        if input.view.count < textWindow && input.hasMore { return .need(textWindow, fallback: Hit(.gif)) }
+        return looksLikeText(input.view) ? .no : .hit(Hit(.gif))
     }
 }
 

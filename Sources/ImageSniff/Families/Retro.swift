@@ -82,15 +82,24 @@ enum Retro: FormatFamily {
     }
 
     /// `DanM` (Paint 1.x) or `LinS` (Paint 2.0): a 32-byte header whose thirteen first words XOR
-    /// to zero (the checksum word makes them).
+    /// to zero (the checksum word makes them). A Paint 1.x file whose checksum is wrong is still
+    /// one, likely, when its length is exactly the header and its uncompressed rows (one bit a
+    /// pixel, a row padded to a byte, as Pillow reads it, or to a 16-bit word) and the header's
+    /// reserved words are zero (file(1) names it by the magic alone; Pillow's
+    /// hopper_bad_checksum.msp).
     static func msp(_ input: Input) -> Step {
         let v = input.view
         guard v.matchesAvailablePrefix("DanM") || v.matchesAvailablePrefix("LinS") else { return .no }
         guard v.has(0, 32) else { return .need(32, fallback: nil) }
         var sum: UInt16 = 0
         for i in 0..<13 { sum ^= v.u16le(2 * i) ?? 0 }
-        guard sum == 0, let width = v.u16le(4), let height = v.u16le(6), width > 0, height > 0 else { return .no }
-        return .hit(Hit(.msp))
+        guard let width = v.u16le(4), let height = v.u16le(6), width > 0, height > 0 else { return .no }
+        if sum == 0 { return .hit(Hit(.msp)) }
+        let w = Int(width), h = Int(height)
+        guard v.matches("DanM", at: 0), v.u16le(26) == 0, v.u16le(28) == 0, v.u16le(30) == 0,
+              let length = input.knownLength,
+              length == 32 + (w + 7) / 8 * h || length == 32 + (w + 15) / 16 * 2 * h else { return .no }
+        return .hit(Hit(.msp, .likely))
     }
 
     /// MGR: `yz`, `zz`, `xz` or `yx`, then width and height as two 6-bit digits each (plus 0x20),
