@@ -121,6 +121,15 @@ row "imgsniff scan --jobs 1" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format n
 row "imgsniff scan --jobs 2" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson --jobs 2 $TREE"
 row "imgsniff scan --jobs 16" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson --jobs 16 $TREE"
 row "imgsniff scan --jobs 64" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson --jobs 64 $TREE"
+# The static release binary (what the .deb and the tarball install), when `make release` built it.
+STATIC_ROW=""
+if [ -x "$STATIC" ]; then
+    STATIC_ROW=${#NAMES[@]}
+    row "static release binary: scan (default)" "$STATIC --version" -- "$STATIC scan --format ndjson $TREE"
+    row "static release binary: scan --jobs 1" "$STATIC --version" -- "$STATIC scan --format ndjson --jobs 1 $TREE"
+else
+    echo "table.sh: no static binary at $STATIC (make release): its rows are left out"
+fi
 
 declare -A WARM COLDT RSS DEVMB
 # measure MODE: one hyperfine call per row (warm: 2 warm-ups; cold: the drop before each run)
@@ -167,6 +176,10 @@ F2=2 FC=1
 echo "warm:  default / 2-thread floor          $(ratio "${WARM[$D]}" "${WARM[$F2]}")   target <= 1.5"
 echo "warm:  default / checked 2-thread floor  $(ratio "${WARM[$D]}" "${WARM[3]}")"
 echo "warm:  --jobs 1 / checked floor          $(ratio "${WARM[$J1]}" "${WARM[$FC]}")   target <= 1.15"
+if [ -n "$STATIC_ROW" ]; then
+    echo "warm:  static default / checked 2-thread floor  $(ratio "${WARM[$STATIC_ROW]}" "${WARM[3]}")"
+    echo "warm:  static --jobs 1 / checked floor          $(ratio "${WARM[$((STATIC_ROW + 1))]}" "${WARM[$FC]}")"
+fi
 if [ "$COLD" = 1 ]; then
     best=""; bestname=""
     for ((i = 4; i < FIRST_SCAN; i++)); do
