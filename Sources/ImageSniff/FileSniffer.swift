@@ -71,45 +71,60 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
 /// per thread (or task) and call it for every file, so that scanning allocates nothing per file
 /// that is answered from its first bytes.
 public final class FileSniffer {
-    private var buffer: UnsafeMutableRawBufferPointer
-    private var tailBuffer: UnsafeMutableRawBufferPointer
-    private var windows = WindowStore()
+    /// What changes from file to file, behind a pointer: the class's stored properties would be
+    /// checked for exclusive access at every use (a dozen times a file); these are not.
+    private struct State {
+        var buffer: UnsafeMutableRawBufferPointer
+        var tailBuffer: UnsafeMutableRawBufferPointer
+        var windows = WindowStore()
+        var lastBytesRead = 0
+        var lastReadCount = 0
+        var lastLength = 0
+        /// How many of the file's first bytes the buffer holds after the last detection.
+        var held = 0
+        var adviseRandomAccess = false
+    }
+    private let state: UnsafeMutablePointer<State>
 
     /// What each inspection may read (see `ReadBudget`).
     public let budget: ReadBudget
 
     /// How many bytes the last detection read from its file (the first bytes, far windows and the
     /// last bytes), for callers and tests that watch the cost.
-    public private(set) var lastBytesRead = 0
+    public var lastBytesRead: Int { state.pointee.lastBytesRead }
     /// How many `pread` calls the last detection made.
-    public private(set) var lastReadCount = 0
+    public var lastReadCount: Int { state.pointee.lastReadCount }
     /// The length of the last file detected (as far as it could be read).
-    public private(set) var lastLength = 0
-    /// How many of the file's first bytes the buffer holds after the last detection.
-    private var held = 0
+    public var lastLength: Int { state.pointee.lastLength }
     /// Tell the kernel, after opening each file by path, that it is read at random
     /// (`posix_fadvise(POSIX_FADV_RANDOM)`): no readahead beyond the bytes asked for. It saves
     /// device reads on a tree that is not in the page cache (a small file is otherwise read
     /// whole for its first 4 KiB); a later read of the same file then costs a read of its own.
     /// One more system call a file: off by default.
-    package var adviseRandomAccess = false
+    package var adviseRandomAccess: Bool {
+        get { state.pointee.adviseRandomAccess }
+        set { state.pointee.adviseRandomAccess = newValue }
+    }
 
     public init(budget: ReadBudget = .default) {
         self.budget = budget
-        buffer = .allocate(byteCount: Limits.initialRead, alignment: 16)
-        tailBuffer = .allocate(byteCount: Limits.tailLength, alignment: 16)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(buffer: .allocate(byteCount: Limits.initialRead, alignment: 16),
+                                   tailBuffer: .allocate(byteCount: Limits.tailLength, alignment: 16)))
     }
 
     deinit {
-        buffer.deallocate()
-        tailBuffer.deallocate()
-        windows.reset()
+        state.pointee.buffer.deallocate()
+        state.pointee.tailBuffer.deallocate()
+        state.pointee.windows.reset()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Calls `body` with the first bytes of the last file detected, as the detection read them
     /// (no more I/O; valid only during the call, and only until the next detection).
     public func withLastPrefix<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(rebasing: buffer[..<held]))
+        try body(UnsafeRawBufferPointer(rebasing: state.pointee.buffer[..<state.pointee.held]))
     }
 
     /// Detects the format of the file at `path`, following symbolic links. Refuses (without
@@ -170,7 +185,7 @@ public final class FileSniffer {
         if fd < 0 { throw FileError(errno: errno) }
         defer { close(fd) }
         #if os(Linux)
-        if adviseRandomAccess { _ = posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM) }
+        if state.pointee.adviseRandomAccess { _ = posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM) }
         #endif
         return try inspect(fileDescriptor: fd, hint: hint, expecting: before, properties: properties)
     }
@@ -197,14 +212,14 @@ public final class FileSniffer {
             throw FileError(kind: .notRegularFile("replaced while being opened"))
         }
         let size = Int(st.st_size)
-        lastBytesRead = 0
-        lastReadCount = 0
-        held = 0
-        windows.reset()
+        state.pointee.lastBytesRead = 0
+        state.pointee.lastReadCount = 0
+        state.pointee.held = 0
+        state.pointee.windows.reset()
         var source = FileSource(sniffer: self, fd: fd, length: size)
         defer {
-            lastLength = source.length
-            held = source.held
+            state.pointee.lastLength = source.length
+            state.pointee.held = source.held
         }
         // The first read: 4 KiB settles nearly every file.
         let first = try read(fd, count: min(size, Limits.initialRead))
@@ -228,7 +243,7 @@ public final class FileSniffer {
         }
 
         var budget: ReadBudget { sniffer.budget }
-        var reach: Reach { sniffer.windows.reach(sniffer.budget) }
+        var reach: Reach { sniffer.state.pointee.windows.reach(sniffer.budget) }
 
         mutating func growPrefix(to n: Int) throws(FileError) {
             let got = try sniffer.read(fd, have: held, count: n)
@@ -236,7 +251,7 @@ public final class FileSniffer {
             held = got
         }
 
-        var nearWindowsLeft: Int { ReadPlan.nearWindows - sniffer.windows.nearReads }
+        var nearWindowsLeft: Int { ReadPlan.nearWindows - sniffer.state.pointee.windows.nearReads }
 
         mutating func fetchNearWindow(_ window: Range<Int>) throws(FileError) {
             try fetchWindow(window, near: true)
@@ -251,7 +266,7 @@ public final class FileSniffer {
             var failure: FileError?
             var got = 0
             let sniffer = self.sniffer
-            sniffer.windows.add(window, near: near) { buffer in
+            sniffer.state.pointee.windows.add(window, near: near) { buffer in
                 do throws(FileError) {
                     got = try FileSniffer.pread(fd, into: buffer, at: window.lowerBound, sniffer: sniffer)
                 } catch {
@@ -265,14 +280,14 @@ public final class FileSniffer {
 
         mutating func readTail() throws(FileError) -> Bool {
             let n = min(Limits.tailLength, length)
-            let got = Glibc.pread(fd, sniffer.tailBuffer.baseAddress, n, off_t(length - n))
-            sniffer.lastReadCount += 1
-            sniffer.lastBytesRead += max(got, 0)
+            let got = Glibc.pread(fd, sniffer.state.pointee.tailBuffer.baseAddress, n, off_t(length - n))
+            sniffer.state.pointee.lastReadCount += 1
+            sniffer.state.pointee.lastBytesRead += max(got, 0)
             if got != n {
                 length = held  // shrank: what we hold is all there is
                 return false
             }
-            tail = UnsafeRawBufferPointer(rebasing: sniffer.tailBuffer[..<n])
+            tail = UnsafeRawBufferPointer(rebasing: sniffer.state.pointee.tailBuffer[..<n])
             return true
         }
 
@@ -307,7 +322,7 @@ public final class FileSniffer {
         }
 
         func withView<R>(_ body: (ByteView) -> R) -> R {
-            sniffer.windows.withWindows { body(ByteView(base: UnsafeRawBufferPointer(rebasing: sniffer.buffer[..<held]), windows: $0)) }
+            sniffer.state.pointee.windows.withWindows { body(ByteView(base: UnsafeRawBufferPointer(rebasing: sniffer.state.pointee.buffer[..<held]), windows: $0)) }
         }
     }
 
@@ -322,13 +337,13 @@ public final class FileSniffer {
         var done = 0
         while done < buffer.count {
             let n = Glibc.pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-            sniffer.lastReadCount += 1
+            sniffer.state.pointee.lastReadCount += 1
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileError(errno: errno)
             }
             if n == 0 { break }
-            sniffer.lastBytesRead += n
+            sniffer.state.pointee.lastBytesRead += n
             done += n
         }
         return done
@@ -338,14 +353,14 @@ public final class FileSniffer {
     /// `have` already: reads only the missing part (growing the buffer, keeping what it has),
     /// retrying on EINTR and short reads. Returns how many bytes it holds (less at end of file).
     private func read(_ fd: Int32, have: Int = 0, count: Int) throws(FileError) -> Int {
-        if count > buffer.count {
+        if count > state.pointee.buffer.count {
             let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
-            if have > 0 { grown.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: have) }
-            buffer.deallocate()
-            buffer = grown
+            if have > 0 { grown.baseAddress!.copyMemory(from: state.pointee.buffer.baseAddress!, byteCount: have) }
+            state.pointee.buffer.deallocate()
+            state.pointee.buffer = grown
         }
         guard count > have else { return count }
-        return have + (try FileSniffer.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[have..<count]), at: have, sniffer: self))
+        return have + (try FileSniffer.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: state.pointee.buffer[have..<count]), at: have, sniffer: self))
     }
 }
 
