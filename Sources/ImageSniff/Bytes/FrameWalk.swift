@@ -110,11 +110,16 @@ struct FrameWalk: Equatable {
     mutating func advance(_ v: ByteView, length: Int?, limit: Int) -> Progress {
         while true {
             let step = self.step(v, length: length)
-            guard case .wants(let r) = step else { return step }
+            guard case .wants(var r) = step else { return step }
             if let length, r.upperBound > length {
                 // A TIFF's pages are those that can be read (as readers count them).
                 if case .tiffIFDs = kind { return .counted(frames) }
-                return .truncated
+                // Of a range that runs past the end, the bytes before the end first: what the
+                // step looks for may lie among them (a JPEG's next marker after stray bytes, as
+                // the whole data in memory shows it). Wanted past the end with those held, it
+                // is truncation.
+                guard r.lowerBound < length, !v.has(r.lowerBound..<length) else { return .truncated }
+                r = r.lowerBound..<length
             }
             if r.upperBound > limit {
                 // A TIFF chain cut short counts the pages before the cut: a stream whose end is
@@ -123,7 +128,7 @@ struct FrameWalk: Equatable {
                 if length == nil, case .tiffIFDs = kind { return step }
                 return .beyondReach
             }
-            if !v.has(r) { return step }
+            if !v.has(r) { return .wants(r) }
         }
     }
 
