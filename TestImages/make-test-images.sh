@@ -493,6 +493,8 @@ make fits/imagemagick              gov.nasa.fits-image no -- convert $S/rose.png
 make fits/netpbm                   gov.nasa.fits-image no -- bash -c "pamtofits $S/rose.pgm > @OUT@"
 make fits/ffmpeg                   gov.nasa.fits-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v fits "${BX[@]}" -f fits @OUT@
 make dicom/pydicom                 org.nema.dicom no -- "${PE[@]}" dicom @OUT@
+make dicom/pydicom-sequence-undefined org.nema.dicom no -- "${PE[@]}" dicom @OUT@ zeros sequence
+make dicom/pydicom-big-endian-3-frames org.nema.dicom no -- "${PE[@]}" dicom @OUT@ zeros big-endian
 
 # ================================================================ SVG (text) and friends
 text svg/xml-prolog public.svg-image 'SVG with <?xml prolog' <<'EOF'

@@ -9,7 +9,7 @@ OpenEXR, astc-encoder-py, nibabel, mutagen, pyhdf, astropy.  Called from make-te
   pyencode.py heif SRC OUT [key=value ...]                     pillow-heif (libheif + x265)
   pyencode.py heiforient OUT W H ORIENTATION                   pillow-heif: EXIF orientation as irot
   pyencode.py dng OUT                                          pidng DNGWriter, 16x16 Bayer 12-bit
-  pyencode.py dicom OUT [zeros|tiff-past-eof]                  pydicom, 16x16 MONOCHROME2 Secondary Capture
+  pyencode.py dicom OUT [zeros|tiff-past-eof] [plain|sequence|big-endian]  pydicom, 16x16 MONOCHROME2 Secondary Capture
   pyencode.py exr OUT [compression]                            OpenEXR python bindings, 16x16 half RGB
   pyencode.py astc SRC OUT BX BY                               astc-encoder-py, raw 128-bit blocks only
   pyencode.py uhdr SRC OUT [key=value ...]                     imagecodecs.ultrahdr_encode (libultrahdr)
@@ -139,10 +139,14 @@ def cmd_dng(out):
         os.replace(out + '.dng', out)
 
 
-def cmd_dicom(out, preamble='zeros'):
+def cmd_dicom(out, preamble='zeros', variant='plain'):
     """preamble=zeros: 128 zero bytes.  preamble=tiff-past-eof: the preamble starts with a
     little-endian TIFF header whose IFD0 offset (0x000805E8) points past the end of the
-    file, as in pydicom's own test files (MR_small.dcm); the rest of the preamble is zero."""
+    file, as in pydicom's own test files (MR_small.dcm); the rest of the preamble is zero.
+    variant=sequence: a Referenced Image Sequence (0008,1140) of undefined length, its items of
+    undefined length too (one holding a nested sequence), before the image pixel module, as
+    scanners write them.  variant=big-endian: Explicit VR Big Endian, 3 frames (Number of
+    Frames 3), as pydicom's MR_small_expb.dcm and emri_small_big_endian.dcm."""
     import struct
     import numpy as np
     from pydicom.dataset import Dataset, FileMetaDataset
@@ -150,7 +154,8 @@ def cmd_dicom(out, preamble='zeros'):
     meta = FileMetaDataset()
     meta.MediaStorageSOPClassUID = SecondaryCaptureImageStorage
     meta.MediaStorageSOPInstanceUID = '1.2.826.0.1.3680043.8.498.1'
-    meta.TransferSyntaxUID = ExplicitVRLittleEndian
+    from pydicom.uid import ExplicitVRBigEndian
+    meta.TransferSyntaxUID = ExplicitVRBigEndian if variant == 'big-endian' else ExplicitVRLittleEndian
     meta.ImplementationClassUID = '1.2.826.0.1.3680043.8.498.2'
     ds = Dataset()
     ds.file_meta = meta
@@ -167,6 +172,26 @@ def cmd_dicom(out, preamble='zeros'):
     ds.Modality = 'OT'
     ds.PatientName = 'Test^Image'
     ds.PatientID = '0'
+    if variant == 'sequence':
+        from pydicom.sequence import Sequence
+        def item(uid):
+            i = Dataset()
+            i.ReferencedSOPClassUID = SecondaryCaptureImageStorage
+            i.ReferencedSOPInstanceUID = uid
+            i.is_undefined_length_sequence_item = True
+            return i
+        code = Dataset()
+        code.CodeValue = '121311'
+        code.CodingSchemeDesignator = 'DCM'
+        code.CodeMeaning = 'Localizer'
+        code.is_undefined_length_sequence_item = True
+        first = item('1.2.826.0.1.3680043.8.498.5')
+        first.PurposeOfReferenceCodeSequence = Sequence([code])
+        first['PurposeOfReferenceCodeSequence'].is_undefined_length = True
+        ds.ReferencedImageSequence = Sequence([first, item('1.2.826.0.1.3680043.8.498.6')])
+        ds['ReferencedImageSequence'].is_undefined_length = True
+    elif variant != 'plain' and variant != 'big-endian':
+        raise SystemExit('unknown variant ' + variant)
     ds.Rows = 16
     ds.Columns = 16
     ds.SamplesPerPixel = 1
@@ -176,7 +201,13 @@ def cmd_dicom(out, preamble='zeros'):
     ds.HighBit = 7
     ds.PixelRepresentation = 0
     yy, xx = np.mgrid[0:16, 0:16]
-    ds.PixelData = ((xx * 16 + yy) % 256).astype(np.uint8).tobytes()
+    frame = ((xx * 16 + yy) % 256).astype(np.uint8).tobytes()
+    if variant == 'big-endian':
+        ds.NumberOfFrames = 3
+        ds.PixelData = frame * 3
+        ds.save_as(out, enforce_file_format=True, little_endian=False, implicit_vr=False)
+        return
+    ds.PixelData = frame
     ds.save_as(out, enforce_file_format=True)
 
 

@@ -303,6 +303,21 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(plain).properties == p, "the same image with a true directory")
     }
 
+    /// DICOM written by pydicom: a sequence of undefined length (items of undefined length, one
+    /// holding a nested sequence) before the image pixel module, and Explicit VR Big Endian with
+    /// 3 frames, give the size of the plain file (16 x 16, 8 bits), through a file and a stream.
+    @Test(arguments: [("dicom/pydicom-sequence-undefined", 1), ("dicom/pydicom-big-endian-3-frames", 3)])
+    func dicomSequencesAndBigEndian(_ name: String, _ frames: Int) throws {
+        let bytes = try #require(Manifest.entries.first { $0.file == name }).bytes()
+        let plain = ImageSniffer.inspect(try #require(Manifest.entries.first { $0.file == "dicom/pydicom" }).bytes()).properties
+        #expect(plain.width == 16 && plain.height == 16)
+        var expected = plain
+        expected.frameCount = frames
+        #expect(ImageSniffer.inspect(bytes).properties == expected, "\(name)")
+        let file = try FileSniffer().inspect(fileAt: try #require(Manifest.entries.first { $0.file == name }).url.path)
+        #expect(file.properties == expected, "\(name) as a file")
+    }
+
     /// APNG's acTL num_frames: 0 is not a valid value (APNG 1.0) and PNG's integers stop at
     /// 2^31-1: the frame count is then not stated.
     @Test(arguments: [(UInt32(3), 3), (0, nil), (0x7FFF_FFFF, 0x7FFF_FFFF), (0x8000_0001, nil), (0xFFFF_FFFF, nil)] as [(UInt32, Int?)])

@@ -210,52 +210,85 @@ extension Scientific {
         return .done(p)
     }
 
-    /// DICOM: the data elements after the meta group, explicit or implicit VR little-endian, up to
-    /// the image pixel module's Rows (0028,0010), Columns (0028,0011), Bits Allocated
-    /// (0028,0100), Photometric Interpretation (0028,0004) and Number of Frames (0028,0008).
+    /// DICOM: the data elements after the meta group (explicit VR little-endian), in the transfer
+    /// syntax it names (explicit or implicit VR, little- or big-endian), up to the image pixel
+    /// module's Rows (0028,0010), Columns (0028,0011), Bits Allocated (0028,0100), Photometric
+    /// Interpretation (0028,0004) and Number of Frames (0028,0008). Sequences and items of
+    /// undefined length are walked through to their delimiters (PS3.5 §7.5); an element whose VR
+    /// is not two capital letters where the syntax says explicit is read as implicit VR from there
+    /// on (files whose body is written in implicit VR under an explicit meta group, as pydicom
+    /// reads them). Elements past the first bytes are read where they lie.
     static func dicomProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var p = ImageProperties(frameCount: 1)
         var o = 132
         var explicit = true
         var bigEndian = false
+        /// How deep the walk is in sequences and items of undefined length.
+        var depth = 0
+        // The bytes at `range`: from the first bytes when they can grow that far, else where they lie.
+        func want(_ range: Range<Int>) -> PropertyStep {
+            range.upperBound <= input.limit ? .need(range.upperBound, partial: p) : .needRange(range, partial: p)
+        }
         for _ in 0..<4096 {
-            guard let group = v.u16(o, bigEndian: bigEndian && o >= 132), let element = v.u16(o + 2, bigEndian: bigEndian) else {
-                return .need(o + 8, partial: p)
+            // The meta group is little-endian whatever the body is.
+            guard let leGroup = v.u16le(o), v.has(o + 2, 6) else { return want(o..<(o + 12)) }
+            let isMeta = leGroup == 0x0002
+            let big = bigEndian && !isMeta
+            let group = big ? v.u16be(o)! : leGroup
+            let element = v.u16(o + 2, bigEndian: big)!
+            if group == 0xFFFE {
+                // An item or a delimiter: a tag and a 4-byte length in any transfer syntax.
+                let l = v.u32(o + 4, bigEndian: big)!
+                switch element {
+                case 0xE000:  // an item: of undefined length, its elements follow; else passed over whole
+                    if l == 0xFFFF_FFFF { depth += 1; o += 8 } else { o += 8 + Int(l) }
+                case 0xE00D, 0xE0DD:  // the end of an item, or of a sequence, of undefined length
+                    depth = max(0, depth - 1)
+                    o += 8
+                default:
+                    return .done(p)
+                }
+                continue
             }
-            if group > 0x0028 { break }
-            let isMeta = group == 0x0002
-            let useExplicit = isMeta || explicit
+            if depth == 0 && group > 0x0028 { break }
             var length: Int
             var value: Int
-            if useExplicit {
-                guard v.has(o + 4, 2) else { return .need(o + 8, partial: p) }
+            if explicit, !isMeta, !(isCapital(v, o + 4) && isCapital(v, o + 5)) {
+                explicit = false  // an implicit-VR body under an explicit meta group
+            }
+            if isMeta || explicit {
                 // The value representations with a 4-byte length (after 2 reserved bytes).
                 let longVRs: [StaticString] = ["OB", "OW", "OF", "SQ", "UT", "UN", "OD", "OL", "OV", "UC", "UR"]
                 let long = longVRs.contains { v.matches($0, at: o + 4) }
                 if long {
-                    guard let l = v.u32(o + 8, bigEndian: bigEndian && !isMeta) else { return .need(o + 12, partial: p) }
+                    guard let l = v.u32(o + 8, bigEndian: big) else { return want(o..<(o + 12)) }
                     length = l == 0xFFFF_FFFF ? -1 : Int(l); value = o + 12
                 } else {
-                    guard let l = v.u16(o + 6, bigEndian: bigEndian && !isMeta) else { return .need(o + 8, partial: p) }
-                    length = Int(l); value = o + 8
+                    length = Int(v.u16(o + 6, bigEndian: big)!); value = o + 8
                 }
             } else {
-                guard let l = v.u32le(o + 4) else { return .need(o + 8, partial: p) }
+                let l = v.u32(o + 4, bigEndian: big)!
                 length = l == 0xFFFF_FFFF ? -1 : Int(l); value = o + 8
             }
-            guard length >= 0 else { break }  // an undefined length (a sequence) before the pixel module: stop
+            if length < 0 {
+                // A sequence (or UN) of undefined length: its items follow, up to its delimiter.
+                depth += 1
+                o = value
+                continue
+            }
             let end = value + length
-            guard end <= v.count || group != 0x0028 && !isMeta else { return .need(end, partial: p) }
-            if isMeta && element == 0x0010, end <= v.count {
+            if isMeta && element == 0x0010 {
+                guard v.has(value, length) else { return want(value..<end) }
                 // Transfer Syntax UID: implicit VR little-endian is 1.2.840.10008.1.2 exactly;
                 // big-endian explicit is 1.2.840.10008.1.2.2.
                 let implicitLE = length >= 17 && v.matches("1.2.840.10008.1.2", at: value) && (length == 17 || v.u8(value + 17) == 0)
                 explicit = !implicitLE
                 bigEndian = length >= 19 && v.matches("1.2.840.10008.1.2.2", at: value)
             }
-            if group == 0x0028 {
-                let short = v.u16(value, bigEndian: bigEndian).map(Int.init)
+            if depth == 0 && group == 0x0028 {
+                guard v.has(value, length) else { return want(value..<end) }
+                let short = v.u16(value, bigEndian: big).map(Int.init)
                 switch element {
                 case 0x0010: p.height = short
                 case 0x0011: p.width = short
@@ -274,6 +307,12 @@ extension Scientific {
             o = end
         }
         return .done(p)
+    }
+
+    /// Whether the byte at `offset` is held and is a capital letter (a VR's).
+    private static func isCapital(_ v: ByteView, _ offset: Int) -> Bool {
+        guard let b = v.u8(offset) else { return false }
+        return b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")
     }
 }
 
