@@ -31,6 +31,8 @@ extension ExtensionAlias {
                        reason: "IFF ILBM variants (HAM, SHAM, PCHG, DCTV...) keep their own extensions; IFF readers open them all"),
         ExtensionAlias(extensions: ["html", "htm", "xhtml", "xht"], contents: [.xml, .html],
                        reason: "XHTML is XML that browsers open as .html; .xhtml and .xht name it too"),
+        ExtensionAlias(extensions: ["hdr"], contents: [.nifti],
+                       reason: "NIfTI's two-file form (ni1 or ni2 in its header) keeps the header in a .hdr beside the .img that holds the voxels, as Analyze 7.5 did; only the single file (n+1, n+2) is .nii, and renaming one half breaks the pair"),
         ExtensionAlias(extensions: ["gz"], contents: [.gzip, .svg],
                        reason: "any gzip stream (a compressed SVG named logo.svg.gz) is named .gz"),
         ExtensionAlias(extensions: ["ico"], contents: [.png],

@@ -54,9 +54,12 @@ struct ExtensionFitTests {
         #expect(Self.fits("gz", .svg) == true)
         #expect(Self.fits("ico", .png) == true)
         #expect(Self.fits("map", .ppm) == true)
+        #expect(Self.fits("hdr", .nifti) == true, "nibabel's nifti1.hdr: the header of a .hdr/.img pair")
+        #expect(Self.fits("hdr", .radianceHDR) == true)
         // and what still lies
         #expect(Self.fits("ico", .jpeg) == false)
         #expect(Self.fits("heic", .avif) == false)
         #expect(Self.fits("gz", .png) == false)
+        #expect(Self.fits("hdr", .png) == false)
     }
 }
