@@ -811,6 +811,8 @@ synth realworld/wpg1-bitmap-rle     com.corel.wordperfect-graphics no 'WPG 1.0: 
 synth realworld/wpg1-vector         com.corel.wordperfect-graphics no 'WPG 1.0 vector only: Start WPG, fill and line attributes (0x01, 0x02), rectangle (0x07), line (0x05), End WPG (wpg2svg draws them)' -- "${SY[@]}" wpg @OUT@ v1-vector
 synth realworld/wpg2-bitmap         com.corel.wordperfect-graphics no 'WPG 2.0: data at 0x1A (bytes 16-25 03 00 00 00 + file size + 00 00); class/type records Start WPG (0x01), bitmap object (0x1B), palette (0x0C), bitmap data (0x0E, 16x16 8 bpp raw), End (0x02) (reads in ImageMagick and libwpg)' -- "${SY[@]}" wpg @OUT@ v2-bitmap
 make realworld/nifti1-nibabel       gov.nih.nifti-image no -- "${PE[@]}" nifti @OUT.nii@ 1
+make realworld/mrc-mrcfile         uk.ac.cam.mrc-lmb.mrc no -- "${PE[@]}" mrc @OUT@
+make realworld/mrc-be-mrcfile      uk.ac.cam.mrc-lmb.mrc no -- "${PE[@]}" mrc @OUT@ be
 make realworld/nifti2-nibabel       gov.nih.nifti-image no -- "${PE[@]}" nifti @OUT.nii@ 2
 make realworld/nifti1-be-nibabel    gov.nih.nifti-image no -- "${PE[@]}" nifti @OUT.nii@ 1 be
 make realworld/pgf-rgb-libpgf       org.libpgf.pgf no -- $S/pgfenc $S/rose.ppm @OUT@ rgb

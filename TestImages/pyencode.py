@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Thin command-line front ends to real encoders that are only reachable from
 Python (PyPI packages): Pillow, pillow-heif, imagecodecs, pidng, pydicom,
-OpenEXR, astc-encoder-py, nibabel, mutagen, pyhdf, astropy.  Called from make-test-images.sh:
+OpenEXR, astc-encoder-py, nibabel, mutagen, pyhdf, astropy, mrcfile.  Called from make-test-images.sh:
 
   pyencode.py pil SRC OUT FORMAT [mode=M] [key=value ...]   Pillow Image.save
   pyencode.py pilall OUT FORMAT SRC... [key=value ...]        Pillow save_all (first SRC + append_images)
@@ -19,6 +19,7 @@ OpenEXR, astc-encoder-py, nibabel, mutagen, pyhdf, astropy.  Called from make-te
   pyencode.py xls OUT                                          xlwt Excel 97 workbook (OLE2)
   pyencode.py nifti OUT 1|2 [be]                               nibabel NIfTI-1 / NIfTI-2 single file (.nii), 4x4x2 uint8
   pyencode.py analyze OUT [be]                                 nibabel Analyze 7.5 header (.hdr; its .img dropped), 6x5x2 int16
+  pyencode.py mrc OUT [le|be]                                  mrcfile MRC2014 map, 4x5x3 float32 (be: big-endian)
   pyencode.py id3 OUT                                          mutagen ID3v2.4 tag alone (no audio)
   pyencode.py hdf4 OUT                                         pyhdf (HDF4 library) SD file with one float32 4x4 dataset
   pyencode.py fitstext OUT                                     astropy Header.totextfile: FITS cards as text lines
@@ -389,6 +390,18 @@ def cmd_nifti(out, version, order='le'):
     nib.save(cls[0](data, np.eye(4), header=hdr), out)
 
 
+def cmd_mrc(out, order='le'):
+    """MRC2014 map written by mrcfile (CCP-EM's reference Python library): 3 sections of 5 rows
+    of 4 float32 columns, a ramp; order be writes it big-endian (the machine stamp 11 11)."""
+    import numpy as np
+    import mrcfile
+    data = np.arange(60, dtype=np.float32).reshape(3, 5, 4)
+    if order == 'be':
+        data = data.astype('>f4')
+    with mrcfile.new(out, overwrite=True) as m:
+        m.set_data(data)
+
+
 def cmd_analyze(out, order='le'):
     """Analyze 7.5 image pair written by nibabel (AnalyzeImage): the 348-byte .hdr is kept as OUT,
     the .img beside it (the pixels) is removed.  order be writes a big-endian header."""
@@ -521,7 +534,7 @@ def main(argv):
      'nifti': cmd_nifti, 'id3': cmd_id3, 'hdf4': cmd_hdf4, 'fitstext': cmd_fitstext,
      'textenc': cmd_textenc, 'solid-pages': cmd_solid_pages, 'noise-frames': cmd_noise_frames,
      'icc-jpeg': cmd_icc_jpeg, 'heiforient': cmd_heiforient,
-     'analyze': cmd_analyze}[cmd](*args)
+     'analyze': cmd_analyze, 'mrc': cmd_mrc}[cmd](*args)
 
 
 if __name__ == '__main__':

@@ -19,7 +19,7 @@ public enum ImageType: CaseIterable, Sendable {
     case viff, vips, gimpBrush, gimpPattern, gimpHose, xvThumbnail, pixar, spider, mcidas, gd, gd2
     case flic, gemIMG, degas, mgr, cmuRaster, microDesign, solitaireSIR, garminSRF, vicar, cals, xcursor
     case xfig, wordPerfectGraphics, nifti, pgf, ani, psxTIM, sixel, os2BitmapArray, os2Icon, os2Pointer
-    case rla, basis, nie, nia, iffRGB8, iffDEEP, tvpaintTVPP, analyze, cgm
+    case rla, basis, nie, nia, iffRGB8, iffDEEP, tvpaintTVPP, analyze, cgm, mrc
     case pdf, postScript, eps, dng, cr2, cr3, crw, nef, nrw, arw, sr2, srf, orf, rw2
     case panasonicRaw, rwl, raf, pef, srw, threeFR, fff, erf, kodakRaw, mrw, mos, iiq, x3f, mef
     case rwz, canonTIFRaw, sonyAXR, olympusOR, olympusSR, leicaRaw, dxoRaw
@@ -208,6 +208,7 @@ extension ImageType {
         case .iffDEEP: return D("com.tvpaint.iff-deep", [.image], ext: ["deep", "iff"], mime: ["image/x-iff"], "IFF DEEP image")
         case .tvpaintTVPP: return D("com.tvpaint.iff-tvpp", [.image], ext: ["tvpp", "iff"], mime: ["image/x-iff"], "TVPaint (IFF TVPP) picture")
         case .analyze: return D("edu.mayo.analyze-header", [.image], ext: ["hdr"], mime: ["image/x-analyze"], "Analyze 7.5 image header")
+        case .mrc: return D("uk.ac.cam.mrc-lmb.mrc", [.image], ext: ["mrc", "mrcs", "ccp4"], mime: ["image/x-mrc"], "MRC/CCP4 density map")
         case .cgm: return D("org.iso.cgm", [.image], ext: ["cgm"], mime: ["image/cgm"], "Computer Graphics Metafile (binary)")
         case .pdf: return D("com.adobe.pdf", [.data, .compositeContent], ext: ["pdf"], mime: ["application/pdf"], "PDF document")
         case .postScript: return D("com.adobe.postscript", [.data], ext: ["ps"], mime: ["application/postscript"], "PostScript document")

@@ -39,6 +39,8 @@ extension ExtensionAlias {
                        reason: "a PNG named favicon.ico: browsers and servers expect the .ico name and read the PNG (an icon directory may hold PNG images too)"),
         ExtensionAlias(extensions: ["map"], contents: [.pbm],
                        reason: "netpbm colour maps (pnmcolormap, ppmquant -map) are netpbm images named .map"),
+        ExtensionAlias(extensions: ["map", "st", "ali", "rec"], contents: [.mrc],
+                       reason: "MRC/CCP4 density maps are .map in the EMDB; IMOD names tilt series .st, aligned stacks .ali and tomograms .rec"),
         ExtensionAlias(extensions: ["ai"], contents: [.pdf, .postScript],
                        reason: "Adobe Illustrator files are PDF (PostScript before version 9) named .ai"),
         ExtensionAlias(extensions: ["thm"], contents: [.jpeg],
@@ -68,8 +70,10 @@ extension Detection {
     ///   PNG in `.ico`, `.gz` on any gzip...).
     ///
     /// - Parameter fileExtension: the extension, with or without its dot, in any case.
-    /// - Returns: nil when there is nothing to compare (unknown content, or an extension neither
-    ///   the catalog nor an alias knows), false when the extension names other types only.
+    /// - Returns: nil when there is nothing to compare (unknown content, or an extension the
+    ///   catalog does not declare for any type: one known only from an alias may name other
+    ///   contents still, as `.map` names JavaScript source maps and linker maps beside netpbm
+    ///   colour maps and density maps), false when the extension names other types only.
     public func extensionFits(_ fileExtension: String) -> Bool? {
         guard !isUnknown, type != .data else { return nil }
         var ext = fileExtension.lowercased()
@@ -87,6 +91,6 @@ extension Detection {
                 if type.conforms(to: content) || family.contains(where: { $0.conforms(to: content) }) { return true }
             }
         }
-        return named.isEmpty && aliases.isEmpty ? nil : false
+        return named.isEmpty ? nil : false
     }
 }

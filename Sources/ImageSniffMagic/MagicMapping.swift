@@ -215,6 +215,7 @@ public enum MagicMapping {
         ("application/octet-stream", "BasisLZ ", "com.binomial.basis-texture"),
         ("application/octet-stream", "IFF data, RGB8", "com.impulse.iff-rgb8"),
         ("application/octet-stream", "IFF data, DEEP", "com.tvpaint.iff-deep"),
+        ("application/octet-stream", "CCP4 Electron Density Map", "uk.ac.cam.mrc-lmb.mrc"),
     ]
 
     /// What libmagic's MIME type and description mean in ImageSniff's terms.

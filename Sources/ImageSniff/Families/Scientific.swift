@@ -1,5 +1,6 @@
 // Scientific and medical images: FITS, DICOM (whose marker sits after a 128-byte preamble), NASA's
-// VICAR, the McIDAS AREA files of weather satellites, and SPIDER's electron-microscopy images.
+// VICAR, the McIDAS AREA files of weather satellites, SPIDER's electron-microscopy images and the
+// MRC/CCP4 maps of cryo-electron microscopy and crystallography.
 
 enum Scientific: FormatFamily {
     static let rules = [
@@ -10,6 +11,7 @@ enum Scientific: FormatFamily {
         Rule("NIfTI (header size 348 or 540)", .firstByte([0x5C, 0x1C, 0x00]), produces: [.nifti], check: nifti),
         Rule("Analyze 7.5 (header size 348)", .firstByte([0x5C, 0x00]), produces: [.analyze], check: analyze),
         Rule("SPIDER", .elsewhere, strength: .heuristic, produces: [.spider], check: spider),
+        Rule("MRC/CCP4 (MAP at 208)", .elsewhere, produces: [.mrc], check: mrc),
     ]
 
     /// FITS: fixed 80-character cards, the first `SIMPLE  =` with the logical value in column
@@ -97,6 +99,32 @@ enum Scientific: FormatFamily {
         return v.matches("DICM", at: 128) ? .hit(Hit(.dicom)) : .no
     }
 
+    /// MRC/CCP4 maps (MRC2014, the CCP4 map format it extends): `MAP ` at 208 and a machine stamp
+    /// at 212 whose first byte says the byte order (`44`: little-endian, `11`: big-endian); in
+    /// that order, the column, row and section counts at 0, 4 and 8 above zero, a data mode at 12
+    /// that the format defines (0-4, 6, 12, 16, 101), and the axis order at 64, 68 and 72 a
+    /// permutation of 1, 2 and 3.
+    static func mrc(_ input: Input) -> Step {
+        let v = input.view
+        guard v.count >= 216 else { return input.hasMore ? .need(216, fallback: nil) : .no }
+        guard v.matches("MAP ", at: 208), let big = mrcBigEndian(v) else { return .no }
+        guard let nx = v.u32(0, bigEndian: big), let ny = v.u32(4, bigEndian: big), let nz = v.u32(8, bigEndian: big),
+              let mode = v.u32(12, bigEndian: big), let c = v.u32(64, bigEndian: big), let r = v.u32(68, bigEndian: big),
+              let sec = v.u32(72, bigEndian: big) else { return .no }
+        guard (1...0x7FFF_FFFF).contains(nx), (1...0x7FFF_FFFF).contains(ny), (1...0x7FFF_FFFF).contains(nz),
+              [0, 1, 2, 3, 4, 6, 12, 16, 101].contains(mode), Set([c, r, sec]) == [1, 2, 3] else { return .no }
+        return .hit(Hit(.mrc))
+    }
+
+    /// The byte order an MRC machine stamp (at 212) names: nil when it names none.
+    static func mrcBigEndian(_ v: ByteView) -> Bool? {
+        switch v.u8(212) {
+        case 0x44: return false
+        case 0x11: return true
+        default: return nil
+        }
+    }
+
     /// `LBLSIZE=` and a number: the ASCII label of a VICAR (or PDS) image.
     static func vicar(_ input: Input) -> Step {
         let v = input.view
@@ -155,6 +183,17 @@ extension Scientific {
         PropertyReader([.fits], read: fitsProperties),
         PropertyReader([.dicom], read: dicomProperties),
         PropertyReader([.vicar], read: vicarProperties),
+        PropertyReader([.mrc], read: { input, _ in
+            // Columns and rows; sections as frames (a stack's images, a volume's slices); the
+            // data mode's bits: 8-bit, 16-bit, 32-bit float, complex, 16-bit unsigned, 16-bit
+            // float, RGB of three bytes, 4-bit.
+            let v = input.view
+            guard let big = mrcBigEndian(v), let nx = v.u32(0, bigEndian: big), let ny = v.u32(4, bigEndian: big),
+                  let nz = v.u32(8, bigEndian: big), let mode = v.u32(12, bigEndian: big) else { return .need(216, partial: .unknown) }
+            let bits: [UInt32: Int] = [0: 8, 1: 16, 2: 32, 3: 16, 4: 32, 6: 16, 12: 16, 16: 8, 101: 4]
+            return .done(ImageProperties(width: Int(nx), height: Int(ny), bitDepth: bits[mode],
+                                         colorModel: mode == 16 ? .rgb : .gray, hasAlpha: false, frameCount: Int(nz)))
+        }),
         PropertyReader([.analyze], read: { input, _ in
             // dim[1] and dim[2]; the data type's bits (RGB: three 8-bit samples).
             let v = input.view
