@@ -23,6 +23,7 @@ OpenEXR, astc-encoder-py, nibabel, mutagen, pyhdf, astropy, mrcfile.  Called fro
   pyencode.py id3 OUT                                          mutagen ID3v2.4 tag alone (no audio)
   pyencode.py hdf4 OUT                                         pyhdf (HDF4 library) SD file with one float32 4x4 dataset
   pyencode.py fitstext OUT                                     astropy Header.totextfile: FITS cards as text lines
+  pyencode.py fitsext OUT [image|compressed]                   astropy: empty primary HDU, 24x10 int16 image in the first extension
   pyencode.py textenc OUT ENCODING                             a short English sentence with curly quotes and an en dash
   pyencode.py solid-pages OUT FORMAT N WxH [key=value ...]     Pillow save_all of N solid-colour RGB frames
   pyencode.py noise-frames OUT FORMAT N WxH SEED [mode=M] [key=value ...]
@@ -440,6 +441,18 @@ def cmd_hdf4(out):
     sd.end()
 
 
+def cmd_fitsext(out, kind='image'):
+    """A FITS file as observatories write them, with astropy: an empty primary HDU (NAXIS 0),
+    then the image, 24 columns by 10 rows of int16, in the first extension: kind image is an
+    IMAGE extension, kind compressed a tile-compressed image (CompImageHDU, Rice: a BINTABLE
+    with ZIMAGE = T, as fpack writes it)."""
+    import numpy as np
+    from astropy.io import fits
+    data = np.arange(240, dtype=np.int16).reshape(10, 24)
+    hdu = fits.ImageHDU(data) if kind == 'image' else fits.CompImageHDU(data, compression_type='RICE_1')
+    fits.HDUList([fits.PrimaryHDU(), hdu]).writeto(out, overwrite=True)
+
+
 def cmd_fitstext(out):
     """FITS header cards as a text file (astropy Header.totextfile): each 80-column card is
     followed by a newline, so BITPIX starts at offset 81 and there is no 2880-byte block
@@ -531,7 +544,7 @@ def main(argv):
     {'pil': cmd_pil, 'pilall': cmd_pilall, 'ic': cmd_ic, 'heif': cmd_heif, 'dng': cmd_dng,
      'dicom': cmd_dicom, 'exr': cmd_exr, 'astc': cmd_astc,
      'uhdr': cmd_uhdr, 'heifmini': cmd_heifmini, 'icc': cmd_icc, 'font': cmd_font, 'xls': cmd_xls,
-     'nifti': cmd_nifti, 'id3': cmd_id3, 'hdf4': cmd_hdf4, 'fitstext': cmd_fitstext,
+     'nifti': cmd_nifti, 'id3': cmd_id3, 'hdf4': cmd_hdf4, 'fitstext': cmd_fitstext, 'fitsext': cmd_fitsext,
      'textenc': cmd_textenc, 'solid-pages': cmd_solid_pages, 'noise-frames': cmd_noise_frames,
      'icc-jpeg': cmd_icc_jpeg, 'heiforient': cmd_heiforient,
      'analyze': cmd_analyze, 'mrc': cmd_mrc}[cmd](*args)

@@ -223,30 +223,90 @@ extension Scientific {
         }),
     ]
 
-    /// FITS: NAXIS1 (width), NAXIS2 (height) and BITPIX from the 80-character cards of the first
-    /// header (up to END).
+    /// FITS: NAXIS1 (width), NAXIS2 (height; 1 for a one-dimensional array, as readers show it)
+    /// and BITPIX from the 80-character cards of the primary header (up to END). A primary header
+    /// with no data (NAXIS = 0), as most observatories write their files, is followed by the
+    /// first extension's header (the next 2,880-byte block): an IMAGE extension's size, or a
+    /// tile-compressed image's (a BINTABLE with ZIMAGE = T: ZNAXIS1, ZNAXIS2, ZBITPIX, as fpack
+    /// writes them), read where it lies.
     static func fitsProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var p = ImageProperties(colorModel: .gray, frameCount: 1)
-        var card = 0
-        while card < 36 * 8 {
-            let o = card * 80
-            guard v.has(o, 80) else { return .need(o + 80, partial: p) }
-            if v.matches("END     ", at: o) || v.matches("END\u{20}", at: o) && v.all((o + 3)..<(o + 8), equal: 0x20) { break }
-            var value = o + 10
-            func integer() -> Int? {
-                while let b = v.u8(value), b == 0x20 { value += 1 }
-                let negative = v.u8(value) == UInt8(ascii: "-")
-                if negative { value += 1 }
-                return v.decimal(at: &value).map { negative ? -$0 : $0 }
-            }
-            if v.matches("BITPIX  =", at: o), let b = integer() { p.bitDepth = abs(b) }
-            if v.matches("NAXIS1  =", at: o), let w = integer() { p.width = w }
-            if v.matches("NAXIS2  =", at: o), let h = integer() { p.height = h }
-            if v.matches("NAXIS3  =", at: o), let c = integer(), c == 3 { p.colorModel = .rgb }
-            card += 1
+        func want(_ end: Int) -> PropertyStep {
+            end <= input.limit ? .need(end, partial: p) : .needRange((end - 80)..<end, partial: p)
+        }
+        let primary = FITSHeader(v, at: 0)
+        p.bitDepth = primary.bitpix.map(abs)
+        p.width = primary.axis1
+        p.height = primary.axis2 ?? (primary.axes == 1 ? 1 : nil)
+        if primary.axis3 == 3 { p.colorModel = .rgb }
+        // A header cut short (a header file without its END) states what its cards do.
+        if let missing = primary.missing { return want(missing) }
+        guard primary.axes == 0, let end = primary.end else { return .done(p) }
+        // The first extension starts at the block after the primary header's END card.
+        let next = (end + 2879) / 2880 * 2880
+        let ext = FITSHeader(v, at: next)
+        if let missing = ext.missing {
+            // Past the data: a primary header alone.
+            return missing - 80 >= (input.knownLength ?? Int.max) ? .done(p) : want(missing)
+        }
+        if ext.xtension == "IMAGE   " {
+            p.bitDepth = ext.bitpix.map(abs)
+            p.width = ext.axis1
+            p.height = ext.axis2 ?? (ext.axes == 1 ? 1 : nil)
+        } else if ext.xtension == "BINTABLE", ext.zimage {
+            p.bitDepth = ext.zbitpix.map(abs)
+            p.width = ext.zaxis1
+            p.height = ext.zaxis2 ?? (ext.zaxes == 1 ? 1 : nil)
         }
         return .done(p)
+    }
+
+    /// The cards of one FITS header that give an image's shape, from `start` to END (at most 8
+    /// blocks of 36 cards).
+    struct FITSHeader {
+        var axes: Int?, axis1: Int?, axis2: Int?, axis3: Int?, bitpix: Int?
+        var xtension: String?
+        var zimage = false
+        var zaxes: Int?, zaxis1: Int?, zaxis2: Int?, zbitpix: Int?
+        /// The offset of the END card's end, when it was reached.
+        var end: Int?
+        /// The end of the card that was not held, when the cards ran past the bytes held.
+        var missing: Int?
+
+        init(_ v: ByteView, at start: Int) {
+            for card in 0..<(36 * 8) {
+                let o = start + card * 80
+                guard v.has(o, 80) else { missing = o + 80; return }
+                if v.matches("END     ", at: o) || v.matches("END\u{20}", at: o) && v.all((o + 3)..<(o + 8), equal: 0x20) {
+                    end = o + 80
+                    return
+                }
+                var value = o + 10
+                func integer() -> Int? {
+                    while let b = v.u8(value), b == 0x20 { value += 1 }
+                    let negative = v.u8(value) == UInt8(ascii: "-")
+                    if negative { value += 1 }
+                    return v.decimal(at: &value).map { negative ? -$0 : $0 }
+                }
+                if v.matches("BITPIX  =", at: o) { bitpix = integer() }
+                else if v.matches("NAXIS   =", at: o) { axes = integer() }
+                else if v.matches("NAXIS1  =", at: o) { axis1 = integer() }
+                else if v.matches("NAXIS2  =", at: o) { axis2 = integer() }
+                else if v.matches("NAXIS3  =", at: o) { axis3 = integer() }
+                else if v.matches("XTENSION= '", at: o), v.has(o + 11, 8) {
+                    xtension = String(decoding: UnsafeRawBufferPointer(start: v.pointer(o + 11, 8), count: 8), as: UTF8.self)
+                }
+                else if v.matches("ZIMAGE  =", at: o) {
+                    while let b = v.u8(value), b == 0x20 { value += 1 }
+                    zimage = v.u8(value) == UInt8(ascii: "T")
+                }
+                else if v.matches("ZBITPIX =", at: o) { zbitpix = integer() }
+                else if v.matches("ZNAXIS  =", at: o) { zaxes = integer() }
+                else if v.matches("ZNAXIS1 =", at: o) { zaxis1 = integer() }
+                else if v.matches("ZNAXIS2 =", at: o) { zaxis2 = integer() }
+            }
+        }
     }
 
     /// DICOM: the data elements after the meta group (explicit VR little-endian), in the transfer
