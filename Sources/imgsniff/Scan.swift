@@ -22,7 +22,8 @@ enum Scan {
         image; width, height (as displayed: after a HEIF's clap and irot, an OpenEXR's display \
         window), bitDepth, colorModel, hasAlpha, frameCount, orientation, hasGainMap, \
         hasICCProfile, codedWidth, codedHeight (the coded size where it differs), each null when \
-        the header does not state it); libmagic with \
+        the header does not state it: vector formats such as SVG, EPS, WMF and EMF have no pixel \
+        size); libmagic with \
         --cross-check. CSV has the same columns.
 
         File names that are not valid UTF-8 are printed losslessly: each byte that is not part \
