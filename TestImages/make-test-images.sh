@@ -941,6 +941,8 @@ synth foreign/tga-rle-run-past-image com.truevision.tga-image no 'TGA type 11 (g
 synth foreign/ico-entry-height-doubled com.microsoft.ico no 'real ImageMagick ICO (32x32 and 16x16 bitmaps) with the first entry'"'"'s height byte set to 64; identify reads 32x32' -- "${SY[@]}" ico-entry-height @OUT@ ico/imagemagick 64
 synth foreign/msp-bad-checksum com.microsoft.msp no 'real Pillow MSP 1.x with its checksum word zeroed, as Pillow'"'"'s hopper_bad_checksum.msp; file(1) names it' -- "${SY[@]}" patch @OUT@ longtail/msp1-pillow 24 0000
 synth foreign/gif-noise-after-screen com.compuserve.gif no 'the signature of a real ImageMagick GIF, a screen descriptor of bytes above 0x20 (no colour table), then noise instead of a block, as gdk-pixbuf'"'"'s fail/invalid.2.gif; file(1) names it' -- "${SY[@]}" splice @OUT@ gif/static 6 eaf5b76a36bc725b 548 7
+make foreign/tga-rle-large-no-footer com.truevision.tga-image no -- convert -seed 7 -size 512x360 xc:white +noise Random -type TrueColor -compress RLE TGA:@OUT@
+make foreign/tga-1x1-truecolour    com.truevision.tga-image no -- convert -size 1x1 xc:#555555 -type TrueColor TGA:@OUT@
 # Formats issue 29 found unnamed. Real writers where there are: OpenImageIO writes RLA, GNU
 # plotutils binary CGM (its default CGM encoding), nibabel Analyze 7.5. No writer here makes the
 # others (basisu, wuffs' example programs, Impulse's and TVPaint's software are not packaged): they

@@ -121,8 +121,11 @@ enum Bitmaps: FormatFamily {
     static func icoCur(_ input: Input) -> Step {
         let v = input.view
         guard v.u8(1) == 0, let type = v.u16le(2), type == 1 || type == 2 else { return .no }
-        guard let count = v.u16le(4), v.has(6, 16) else { return .need(22, fallback: nil) }
+        // The image count first: an icon directory of none is not one (a 1 x 1 true-colour TGA
+        // begins 00 00 02 00 00 00, and is shorter than a directory entry).
+        guard let count = v.u16le(4) else { return .need(6, fallback: nil) }
         guard count >= 1, count <= 512 else { return .no }
+        guard v.has(6, 16) else { return .need(22, fallback: nil) }
         let directoryEnd = 6 + 16 * Int(count)
         let total = input.totalLength
         for i in 0..<Int(count) {

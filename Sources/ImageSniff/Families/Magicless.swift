@@ -121,12 +121,18 @@ enum Magicless: FormatFamily {
             return .need(expected, fallback: Hit(.tga, .likely))
         }
         // Run-length encoded: the packets must decode to exactly width × height pixels and end
-        // where the file does. Only worth it (and only possible) when the file fits the read cap.
-        guard input.totalLength <= Limits.maxPrefix else { return .no }
-        guard input.isWhole else { return .need(input.totalLength, fallback: nil) }
-        switch rleStream(v, clipping: strong) {
+        // where the file does. The first bytes as far as they grow (the whole file when it fits
+        // them), then the rest where it lies, within the read budget (a file larger than the
+        // first bytes and the far windows together is not decided: a 512 x 512 RLE texture of
+        // 530 KB is).
+        if input.hasMore { return .need(input.totalLength, fallback: nil) }
+        switch rleStream(v, length: input.totalLength, clipping: strong) {
         case .endsAtEndOfFile: return .hit(Hit(.tga, .likely))
         case .cut where strong: return .need(input.totalLength + 1, fallback: Hit(.tga, .likely))
+        case .needs(let o):
+            let room = input.reach.windowBytesLeft
+            guard room > 0 else { return .no }
+            return .needRange(o..<min(input.totalLength, o + room), fallback: nil)
         default: return .no
         }
     }
@@ -141,31 +147,36 @@ enum Magicless: FormatFamily {
         v.base[1] == 1 ? Int(v.u16le(5) ?? 0) * ((Int(v.base[7]) + 7) / 8) : 0
     }
 
-    enum RunLengthStream { case endsAtEndOfFile, cut, bad }
+    enum RunLengthStream {
+        case endsAtEndOfFile, cut, bad
+        /// The packets go on at this offset, which is not held (but lies before the data's end).
+        case needs(Int)
+    }
 
     /// Bytes after a TGA's pixels, without a footer, that a strongly valid header may have (the
     /// gtk-logo-16bpp reference images of gdk-pixbuf carry 16).
     static let tgaTrailer = 64
 
-    /// Decodes TGA run-length packets from after the header, ID and colour map. `clipping`: the
-    /// last packet may run past the image's pixels (readers clip it).
-    private static func rleStream(_ v: ByteView, clipping: Bool = false) -> RunLengthStream {
+    /// Decodes TGA run-length packets from after the header, ID and colour map, over the data's
+    /// `length` bytes (the first bytes and the far windows held). `clipping`: the last packet may
+    /// run past the image's pixels (readers clip it).
+    private static func rleStream(_ v: ByteView, length: Int, clipping: Bool = false) -> RunLengthStream {
         let width = Int(v.u16le(12) ?? 0), height = Int(v.u16le(14) ?? 0)
         let pixelBytes = (Int(v.base[16]) + 7) / 8
         var o = 18 + Int(v.base[0]) + colourMapBytes(v)
         var pixels = 0
         let wanted = width * height
         while pixels < wanted {
-            guard let packet = v.u8(o) else { return .cut }
+            guard let packet = v.u8(o) else { return o < length ? .needs(o) : .cut }
             let n = Int(packet & 0x7F) + 1
             o += 1 + (packet & 0x80 != 0 ? pixelBytes : n * pixelBytes)
             pixels += n
         }
         guard pixels == wanted || clipping else { return .bad }
-        if o > v.count { return .cut }
+        if o > length { return .cut }
         // The image data ends the file, or a TGA 2.0 extension area / developer area follows
         // (then a footer would have been found); allow a few bytes of padding.
-        return v.count - o <= 8 ? .endsAtEndOfFile : .bad
+        return length - o <= 8 ? .endsAtEndOfFile : .bad
     }
 
     /// Header fields in range. A colour map may come with a true-colour or grey image that does
