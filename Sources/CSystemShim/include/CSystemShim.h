@@ -45,4 +45,40 @@ int imgsniff_single_malloc_arena(void);
 /* The last byte `c` in the `n` bytes at `s` (memrchr), or NULL. */
 const void *imgsniff_memrchr(const void *s, int c, unsigned long n);
 
+/* io_uring (Ring.c): many files' first bytes read at once, each file through the calls the usual
+ * path makes (statx of the name: a regular file; openat with O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+ * and O_NOFOLLOW when asked; statx of the descriptor: a regular file, the same one; optionally
+ * fadvise(RANDOM); a read of the first IMGSNIFF_RING_PREFIX bytes). One ring per thread. */
+enum { IMGSNIFF_RING_PREFIX = 4096 };
+
+typedef struct imgsniff_ring imgsniff_ring;
+
+typedef struct {
+    /* The slot the file was started in. */
+    unsigned slot;
+    /* 0: `fd` is the open file (the caller closes it), `length` its size and `prefix` holds its
+     * first `count` bytes (valid until the slot is started again). An errno value when a call
+     * failed, or -1 when the file is not a regular file or was replaced while being opened: the
+     * caller then takes the usual path, which words the error. */
+    int error;
+    int fd;
+    long long length;
+    int count;
+    const unsigned char *prefix;
+} imgsniff_ring_result;
+
+/* A ring keeping up to `depth` files in flight, or NULL with errno set (io_uring disabled by the
+ * kernel, a sandbox or seccomp; a kernel without the operations needed). */
+imgsniff_ring *imgsniff_ring_create(unsigned depth);
+/* Starts the file `name` (relative to the directory `dirfd`, which stays open until the result)
+ * in the idle slot `slot`; the name is copied. 0, or -1 with errno set. */
+int imgsniff_ring_start(imgsniff_ring *ring, unsigned slot, int dirfd, const char *name, int nofollow, int advise);
+/* Waits for the next file done: 1 with `result` filled, 0 when no file is in flight, -1 with errno
+ * set when the ring failed (the caller should stop using it). */
+int imgsniff_ring_next(imgsniff_ring *ring, imgsniff_ring_result *result);
+/* Closes the ring (and any file it opened and did not hand over). */
+void imgsniff_ring_destroy(imgsniff_ring *ring);
+/* 1 when a ring can be made here. */
+int imgsniff_ring_available(void);
+
 #endif
