@@ -211,7 +211,21 @@ public final class FileSniffer {
         if let expecting, expecting.st_dev != st.st_dev || expecting.st_ino != st.st_ino {
             throw FileError(kind: .notRegularFile("replaced while being opened"))
         }
-        let size = Int(st.st_size)
+        return try inspect(checkedFile: fd, length: Int(st.st_size), prefix: nil, hint: hint, properties: properties)
+    }
+
+    /// Detects the format of a file opened and checked elsewhere (a regular file, the one meant):
+    /// `length` is its size, `prefix` its first bytes as read there (up to 4 KiB; fewer than the
+    /// file holds only when it shrank). The answer is the one `inspect(fileDescriptor:)` gives:
+    /// the prefix takes the place of the first read, and the rest is read as usual. What a scan
+    /// that reads many files' first bytes at once (io_uring) hands over.
+    package func inspect(openedFile fd: Int32, length: Int, prefix: UnsafeRawBufferPointer,
+                         hint: String?, properties: Bool) throws(FileError) -> Inspection {
+        try inspect(checkedFile: fd, length: length, prefix: prefix, hint: hint, properties: properties)
+    }
+
+    private func inspect(checkedFile fd: Int32, length size: Int, prefix: UnsafeRawBufferPointer?,
+                         hint: String?, properties: Bool) throws(FileError) -> Inspection {
         state.pointee.lastBytesRead = 0
         state.pointee.lastReadCount = 0
         state.pointee.held = 0
@@ -222,7 +236,15 @@ public final class FileSniffer {
             state.pointee.held = source.held
         }
         // The first read: 4 KiB settles nearly every file.
-        let first = try read(fd, count: min(size, Limits.initialRead))
+        let first: Int
+        if let prefix {
+            first = min(prefix.count, size, Limits.initialRead)
+            if first > 0 { state.pointee.buffer.baseAddress!.copyMemory(from: prefix.baseAddress!, byteCount: first) }
+            state.pointee.lastBytesRead = first
+            state.pointee.lastReadCount = 1
+        } else {
+            first = try read(fd, count: min(size, Limits.initialRead))
+        }
         source.held = first
         if first < min(size, Limits.initialRead) { source.length = first }  // shrank under us
         return try Inspector.run(&source, hint: hint, properties: properties)
