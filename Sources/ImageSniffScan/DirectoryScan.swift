@@ -44,10 +44,12 @@ public struct DirectoryScan: AsyncSequence, Sendable {
         public var verify = false
         /// Threads reading files (default: the processors this process may run on).
         public var jobs = Processors.available
-        /// Add threads, up to 64, while reads are seen to wait on the device (a tree that is not
-        /// in the page cache: a recovered disk, a network share), advising the kernel against
-        /// readahead meanwhile; back to `jobs` when they stop waiting. The records and their
-        /// order are the same either way. False: always `jobs` threads.
+        /// Keep more reads in flight while reads are seen to wait on the device (a tree that is
+        /// not in the page cache: a recovered disk, a network share), advising the kernel against
+        /// readahead meanwhile; back to `jobs` threads when they stop waiting. Through io_uring
+        /// where the kernel allows it (up to 8 threads, 128 files in flight together), otherwise
+        /// up to 64 threads (and where the environment sets `IMGSNIFF_IO_URING=0`). The records
+        /// and their order are the same either way. False: always `jobs` threads, one file each.
         public var growsWhileReadsWait = true
 
         public init() {}

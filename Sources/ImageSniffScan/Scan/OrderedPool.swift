@@ -18,10 +18,14 @@ package enum PoolInput<Job> {
 package final class PoolGrowth: Sendable {
     /// Worker threads at most, the calling thread not counted.
     package let maxThreads: Int
+    /// Files each worker keeps in flight through io_uring while jobs wait on I/O (0: none, the
+    /// pool grows threads alone). With rings, `maxThreads` is small (`ScanPool.ringThreads`).
+    package let ringDepth: Int
     private let waiting = ConditionLock(false)
 
-    package init(maxThreads: Int) {
+    package init(maxThreads: Int, ringDepth: Int = 0) {
         self.maxThreads = maxThreads
+        self.ringDepth = ringDepth
     }
 
     /// Whether the pool is grown because jobs wait on I/O (jobs may read that to advise the

@@ -36,6 +36,16 @@ package final class ScanWorker {
         set { sniffer.adviseRandomAccess = newValue }
     }
 
+    /// Files kept in flight through io_uring (`ReadRing`) while `usesRing` is set.
+    package var ringDepth = 0
+    /// Read each batch's files through the ring, `ringDepth` at once (while reads wait on the
+    /// device); one at a time, the usual way, otherwise. The records are the same either way.
+    package var usesRing = false
+    private var ring: ReadRing?
+    private var ringRefused = false
+    /// How many files' first bytes came through the ring (for tests).
+    package private(set) var filesThroughRing = 0
+
     package init(settings: ScanSettings) {
         self.settings = settings
         sniffer = FileSniffer(budget: settings.verify ? .verifying : .default)
@@ -50,12 +60,15 @@ package final class ScanWorker {
         // Through a buffer pointer: the entries are read in place, not copied (and retained) one
         // by one, as an array's subscript would.
         entries.withUnsafeBufferPointer { entries in
+            // Through the ring, the files' records come back in the order their reads end; they
+            // are put in walk order here (what the ring left out takes the usual path below).
+            let ringRecords = usesRing ? readRing().map { scanThroughRing(entries, $0) } : nil
             for index in entries.indices {
                 var item = ScanItem()
                 if let fs = entries[index].skippedFilesystem {
                     item.message = "imgsniff: \(entries[index].displayPath): not entered: \(fs) is a pseudo-filesystem (use --pseudo-filesystems)"
                 } else {
-                    let record = scan(entries[index])
+                    let record = ringRecords?[index] ?? scan(entries[index])
                     // Errors go to standard error unless the output shows them (a table row).
                     if let problem = record.problem, record.isFailure,
                        encoder != nil || !settings.recordsShowErrors || !record.isIncluded {
@@ -74,8 +87,87 @@ package final class ScanWorker {
         return result
     }
 
+    /// This thread's ring, made when first wanted; nil where io_uring is refused.
+    private func readRing() -> ReadRing? {
+        if ring == nil && !ringRefused {
+            ring = ReadRing(depth: ringDepth)
+            ringRefused = ring == nil
+        }
+        return ring
+    }
+
+    /// Whether the usual path would open the entry (a file, or what may be one).
+    private func opensFile(_ entry: WalkEntry) -> Bool {
+        guard entry.error == nil, entry.skippedFilesystem == nil else { return false }
+        switch entry.kind {
+        case .standardInput, .directory: return false
+        case let kind where kind.isSpecial && kind != .unknown: return false
+        default: return true
+        }
+    }
+
+    /// The records of the entries the ring opened and read, `ring.depth` files in flight; nil
+    /// for the rest (not files, or a call failed: the usual path then words the answer).
+    private func scanThroughRing(_ entries: UnsafeBufferPointer<WalkEntry>, _ ring: ReadRing) -> [ScanRecord?] {
+        var records = [ScanRecord?](repeating: nil, count: entries.count)
+        var entryInSlot = [Int](repeating: 0, count: ring.depth)
+        var nextIndex = 0
+        let advise = adviseRandomAccess
+        /// Starts the next file in `slot`; false when there is none.
+        func startNext(in slot: Int) -> Bool {
+            while nextIndex < entries.count {
+                let index = nextIndex
+                nextIndex += 1
+                guard opensFile(entries[index]) else { continue }
+                let (directory, name) = entries[index].location
+                let follow = entries[index].followSymlinks
+                let started = Path.withCString(name) {
+                    ring.start(slot: slot, directory: directory.rawValue, name: $0, followSymlinks: follow, advise: advise)
+                }
+                if started {
+                    entryInSlot[slot] = index
+                    return true
+                }
+            }
+            return false
+        }
+        for slot in 0..<ring.depth where !startNext(in: slot) { break }
+        drain: while true {
+            switch ring.next() {
+            case .opened(let slot, let fd, let length, let prefix):
+                let index = entryInSlot[slot]
+                records[index] = scan(entries[index], opened: OpenedFile(fd: fd, length: length, prefix: prefix))
+                filesThroughRing += 1
+                _ = startNext(in: slot)  // after the scan: the slot's prefix is read
+            case .fallBack(let slot):
+                _ = startNext(in: slot)
+            case .idle:
+                break drain
+            case .failed:
+                // The files still in flight take the usual path; the ring is kept (not closed
+                // under reads the kernel may still complete) but not used again.
+                ring.abandon()
+                ringRefused = true
+                self.ring = nil
+                break drain
+            }
+        }
+        return records
+    }
+
+    /// A file the ring opened and checked, and its first bytes.
+    private struct OpenedFile {
+        var fd: Int32
+        var length: Int
+        var prefix: UnsafeRawBufferPointer
+    }
+
     /// The record of one entry.
     package func scan(_ entry: WalkEntry) -> ScanRecord {
+        scan(entry, opened: nil)
+    }
+
+    private func scan(_ entry: WalkEntry, opened: OpenedFile?) -> ScanRecord {
         var r = ScanRecord(path: entry.path)
         let fileExtension = r.fileExtension
         let hint = settings.hint(forExtension: fileExtension)
@@ -105,7 +197,13 @@ package final class ScanWorker {
                 let (directory, name) = entry.location
                 let follow = entry.followSymlinks  // the closures below capture this, not the entry
                 do throws(FileError) {
-                    if settings.readsProperties {
+                    if let opened {
+                        defer { FileDescriptor(rawValue: opened.fd).close() }
+                        let inspection = try sniffer.inspect(openedFile: opened.fd, length: opened.length, prefix: opened.prefix,
+                                                             hint: hint, properties: settings.readsProperties)
+                        r.detection = inspection.detection
+                        if settings.readsProperties { r.properties = inspection.properties }
+                    } else if settings.readsProperties {
                         let inspection = try Path.withCString(name) { (p) throws(FileError) -> Inspection in
                             try sniffer.inspect(path: p, relativeTo: directory.rawValue, hint: hint, followSymlinks: follow)
                         }
