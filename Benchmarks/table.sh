@@ -118,6 +118,8 @@ fi
 FIRST_SCAN=${#NAMES[@]}
 row "imgsniff scan (default)" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson $TREE"
 row "imgsniff scan --jobs 1" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson --jobs 1 $TREE"
+# The default without io_uring: the pool grows threads (up to 64) while reads wait.
+row "imgsniff scan, IMGSNIFF_IO_URING=0 (threads grow)" "$IMGSNIFF --version" -- "env IMGSNIFF_IO_URING=0 $IMGSNIFF scan --format ndjson $TREE"
 row "imgsniff scan --jobs 2" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson --jobs 2 $TREE"
 row "imgsniff scan --jobs 16" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson --jobs 16 $TREE"
 row "imgsniff scan --jobs 64" "$IMGSNIFF --version" -- "$IMGSNIFF scan --format ndjson --jobs 64 $TREE"
