@@ -7,28 +7,33 @@
  * operation: statx(name) (a regular file, without opening anything else), openat(O_NONBLOCK |
  * O_NOCTTY | O_CLOEXEC [| O_NOFOLLOW]), statx(descriptor) (a regular file, the same device and
  * inode as before), optionally fadvise(RANDOM), then one read of the first IMGSNIFF_RING_PREFIX
- * bytes. The caller gets the open descriptor, the length and the bytes; anything else (an error, a
- * file that is not regular or was replaced) is reported for the caller to take the usual path,
- * which makes the same calls again and words the error as it always does. */
+ * bytes. The caller gets the open descriptor, the length and the bytes, or the error of that read;
+ * anything else (an earlier call failed, a file that is not regular or was replaced) is reported
+ * for the caller to take the usual path, which makes the same calls again and words the error as
+ * it always does. */
 #define _GNU_SOURCE
 #include "CSystemShim.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__linux__)
-#include <fcntl.h>
+#if defined(__linux__) && defined(__has_include)
+#if __has_include(<linux/io_uring.h>)
 #include <linux/io_uring.h>
-#include <linux/stat.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#ifndef __NR_io_uring_setup
-#define __NR_io_uring_setup 425
-#define __NR_io_uring_enter 426
-#define __NR_io_uring_register 427
 #endif
+#endif
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
+
+/* Headers from Linux 5.6 on (IO_URING_OP_SUPPORTED came with the probe, after statx, openat,
+ * fadvise and read); anything older, or another system, gets the stubs at the end. */
+#if defined(__linux__) && defined(IO_URING_OP_SUPPORTED) && defined(__NR_io_uring_setup)
+#include <fcntl.h>
+#include <linux/stat.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define TYPE_MASK 0170000
 #define TYPE_REGULAR 0100000
@@ -38,6 +43,7 @@ enum step { IDLE, STAT_PATH, OPEN, STAT_FD, ADVISE, READ };
 struct slot {
     enum step step;
     int fd, dirfd, nofollow, advise;
+    int blocking;  /* O_NONBLOCK taken off the descriptor */
     char *name;
     size_t capacity;
     struct statx before, after;
@@ -81,7 +87,15 @@ static int ring_has_operations(int fd) {
 
 void imgsniff_ring_destroy(imgsniff_ring *ring) {
     if (!ring) return;
-    if (ring->fd >= 0) close(ring->fd);  /* cancels what is still in flight */
+    /* Files still in flight are waited for (closing the ring would not stop the kernel writing
+     * into the slots' memory); if the ring fails meanwhile, it is left as it is. */
+    imgsniff_ring_result result;
+    int r;
+    while (ring->slots && ring->busy > 0 && (r = imgsniff_ring_next(ring, &result)) != 0) {
+        if (r < 0) return;
+        if (result.fd >= 0) close(result.fd);
+    }
+    if (ring->fd >= 0) close(ring->fd);
     if (ring->sqes && ring->sqes != MAP_FAILED) munmap(ring->sqes, ring->sqes_size);
     if (ring->cq_map && ring->cq_map != MAP_FAILED && ring->cq_map != ring->sq_map) munmap(ring->cq_map, ring->cq_size);
     if (ring->sq_map && ring->sq_map != MAP_FAILED) munmap(ring->sq_map, ring->sq_size);
@@ -166,7 +180,8 @@ static void slot_submit(imgsniff_ring *ring, unsigned index) {
         sqe->addr = (unsigned long)s->name;
         sqe->len = STATX_TYPE | STATX_INO | STATX_SIZE;
         sqe->off = (unsigned long)&s->before;
-        sqe->statx_flags = s->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
+        /* As fstatat: an automount point is not mounted by looking at it. */
+        sqe->statx_flags = AT_NO_AUTOMOUNT | (s->nofollow ? AT_SYMLINK_NOFOLLOW : 0);
         break;
     case OPEN:
         sqe->opcode = IORING_OP_OPENAT;
@@ -217,6 +232,7 @@ int imgsniff_ring_start(imgsniff_ring *ring, unsigned slot, int dirfd, const cha
     s->nofollow = nofollow;
     s->advise = advise;
     s->fd = -1;
+    s->blocking = 0;
     s->step = STAT_PATH;
     ring->busy++;
     slot_submit(ring, slot);
@@ -228,6 +244,7 @@ static void slot_finish(imgsniff_ring *ring, unsigned index, int error, int coun
     struct slot *s = &ring->slots[index];
     result->slot = index;
     result->error = error;
+    result->read_failed = s->step == READ && error > 0;
     result->fd = -1;
     result->length = 0;
     result->count = 0;
@@ -274,7 +291,22 @@ static int ring_reap(imgsniff_ring *ring, struct io_uring_cqe *cqe, imgsniff_rin
         s->step = READ;  /* advice refused is advice not taken */
         break;
     case READ:
-        /* A short read is fine (the file shrank, or is short): the caller reads on as usual. */
+        /* A short read is fine (the file shrank, or the file system gives less at once): the
+         * caller reads on as usual. A failed read is the file's answer (read_failed): reading
+         * a bad sector again the usual way would cost a second device timeout. EAGAIN is not
+         * a failure: the usual path reads it. */
+        if (res == -EAGAIN && !s->blocking) {
+            /* Opened without blocking (a FIFO swapped in must not hang the open), and io_uring
+             * does not retry such a read on a file system that cannot read without blocking
+             * (FUSE, some network ones; any file system before Linux 5.12): now that the file
+             * is known to be a regular one, its reads may wait. Read again. */
+            int flags = fcntl(s->fd, F_GETFL);
+            if (flags >= 0 && fcntl(s->fd, F_SETFL, flags & ~O_NONBLOCK) == 0) {
+                s->blocking = 1;
+                break;
+            }
+        }
+        if (res == -EAGAIN) { slot_finish(ring, index, -1, 0, result); return 1; }
         slot_finish(ring, index, res < 0 ? -res : 0, res < 0 ? 0 : res, result);
         return 1;
     case IDLE:
@@ -292,13 +324,16 @@ int imgsniff_ring_next(imgsniff_ring *ring, imgsniff_ring_result *result) {
             struct io_uring_cqe cqe = ring->cqes[head & *ring->cq_mask];
             head++;
             __atomic_store_n(ring->cq_head, head, __ATOMIC_RELEASE);
+            /* (The steps queued meanwhile go to the kernel when the queue is empty: submitting
+             * them before returning each file cost more system time than it saved, measured.) */
             if (ring_reap(ring, &cqe, result)) return 1;
         }
         if (ring->busy == 0) return 0;
         /* Submit what is queued and wait for at least one completion. */
         int r = ring_enter(ring->fd, ring->pending, 1, IORING_ENTER_GETEVENTS);
         if (r < 0) {
-            if (errno == EINTR || errno == EAGAIN || errno == EBUSY) continue;
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EBUSY) { sched_yield(); continue; }
             return -1;
         }
         ring->pending -= (unsigned)r < ring->pending ? (unsigned)r : ring->pending;

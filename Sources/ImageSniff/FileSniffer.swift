@@ -32,7 +32,7 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
     }
 
-    init(errno code: Int32) {
+    package init(errno code: Int32) {
         switch code {
         case ENOENT, ENOTDIR: self.init(kind: .notFound, code: code)
         case EACCES, EPERM: self.init(kind: .permissionDenied, code: code)
@@ -238,10 +238,13 @@ public final class FileSniffer {
         // The first read: 4 KiB settles nearly every file.
         let first: Int
         if let prefix {
-            first = min(prefix.count, size, Limits.initialRead)
-            if first > 0 { state.pointee.buffer.baseAddress!.copyMemory(from: prefix.baseAddress!, byteCount: first) }
-            state.pointee.lastBytesRead = first
+            let given = min(prefix.count, size, Limits.initialRead)
+            if given > 0 { state.pointee.buffer.baseAddress!.copyMemory(from: prefix.baseAddress!, byteCount: given) }
+            state.pointee.lastBytesRead = given
             state.pointee.lastReadCount = 1
+            // A read may give less than asked without the file having shrunk (a network file
+            // system): read on, as the usual path's read loop does.
+            first = try read(fd, have: given, count: min(size, Limits.initialRead))
         } else {
             first = try read(fd, count: min(size, Limits.initialRead))
         }

@@ -61,6 +61,9 @@ typedef struct {
      * failed, or -1 when the file is not a regular file or was replaced while being opened: the
      * caller then takes the usual path, which words the error. */
     int error;
+    /* With an errno value in `error`: 1 when the read of the first bytes failed (the file's
+     * answer, as the usual path's failed read would be), 0 when an earlier call did. */
+    int read_failed;
     int fd;
     long long length;
     int count;

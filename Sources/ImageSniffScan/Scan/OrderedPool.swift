@@ -246,9 +246,10 @@ package enum OrderedPool {
                 switch next() {
                 case .job(let job):
                     if spawning && issued - emitted >= 1 { spawnWorkers() }
-                    if !spawning && started == 0 && issued == emitted {
+                    if !spawning && started == 0 && !extraRunning && issued == emitted {
                         // No worker threads and nothing in flight: run it now. (With jobs queued,
-                        // it queues behind them: results go out in order.)
+                        // it queues behind them: results go out in order. With extra threads
+                        // running, they take it.)
                         stopped = !consume(runMine(mine, job))
                     } else {
                         lock.withLock { state in state.push(issued, job) }

@@ -37,6 +37,7 @@ final class ReadRing {
         var result = imgsniff_ring_result()
         switch imgsniff_ring_next(ring, &result) {
         case 1:
+            if result.error > 0 && result.read_failed != 0 { return .readFailed(slot: Int(result.slot), errno: result.error) }
             guard result.error == 0 else { return .fallBack(slot: Int(result.slot)) }
             return .opened(slot: Int(result.slot), fd: result.fd, length: Int(result.length),
                            prefix: UnsafeRawBufferPointer(start: result.prefix, count: Int(result.count)))
@@ -49,7 +50,11 @@ final class ReadRing {
         /// The file is open (the caller closes `fd`), checked, and its first bytes are in
         /// `prefix` (valid until the slot is started again).
         case opened(slot: Int, fd: Int32, length: Int, prefix: UnsafeRawBufferPointer)
-        /// A call failed or the file is not a regular one: the usual path words the answer.
+        /// The file was opened and checked, and the read of its first bytes failed with `errno`
+        /// (closed already): the file's answer, as the usual path's failed read is.
+        case readFailed(slot: Int, errno: Int32)
+        /// A call before the read failed, or the file is not a regular one: the usual path
+        /// words the answer.
         case fallBack(slot: Int)
         case idle
         case failed

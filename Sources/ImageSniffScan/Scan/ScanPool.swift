@@ -40,22 +40,20 @@ package enum ScanPool {
                              ring: Bool? = nil) -> Result<(DescriptorBudget, PoolGrowth?), DescriptorBudget.Failure> {
         let growing = maxJobs.map { $0 > jobs && !crossCheck } ?? false
         let ring = growing && (ring ?? ReadRing.isAvailable)  // probed only for a pool that may grow
-        let most = ResourceLimits.workersWithinAddressSpace(growing ? (ring ? max(jobs, ringThreads) : maxJobs!) : jobs)
+        let most = ResourceLimits.workersWithinAddressSpace(growing ? maxJobs! : jobs)
         let budget: DescriptorBudget
         switch DescriptorBudget.plan(jobs: min(most, jobs), crossCheck: crossCheck) {
         case .success(let b): budget = b
         case .failure(let failure): return .failure(failure)
         }
-        if ring {
-            // The descriptors `ringFiles` workers would have, less the directories that leaves
-            // the walk short of, shared by the ring workers, one of each share for the ring itself.
-            guard case .success(let wide) = DescriptorBudget.plan(jobs: ringFiles, crossCheck: false) else {
-                return .success((budget, nil))
-            }
+        // Rings: the descriptors `ringFiles` workers would have, less the directories that leaves
+        // the walk short of, shared by the ring workers, one of each share for the ring itself.
+        // Too many jobs or too few descriptors for rings of 2 or more: threads grow instead.
+        if ring, case .success(let wide) = DescriptorBudget.plan(jobs: ringFiles, crossCheck: false) {
             let files = wide.jobs - max(0, budget.directories - wide.directories)
-            let threads = max(budget.jobs, most)
+            let threads = max(budget.jobs, min(most, ringThreads))
             let depth = files / threads - 1
-            return .success((budget, depth > 1 ? PoolGrowth(maxThreads: threads, ringDepth: depth) : nil))
+            if depth >= 2 { return .success((budget, PoolGrowth(maxThreads: threads, ringDepth: depth))) }
         }
         var threads = budget.jobs
         if growing, most > budget.jobs, case .success(let wide) = DescriptorBudget.plan(jobs: most, crossCheck: false) {

@@ -139,6 +139,10 @@ package final class ScanWorker {
                 records[index] = scan(entries[index], opened: OpenedFile(fd: fd, length: length, prefix: prefix))
                 filesThroughRing += 1
                 _ = startNext(in: slot)  // after the scan: the slot's prefix is read
+            case .readFailed(let slot, let errno):
+                let index = entryInSlot[slot]
+                records[index] = scan(entries[index], opened: OpenedFile(fd: -1, length: 0, prefix: UnsafeRawBufferPointer(start: nil, count: 0), readError: errno))
+                _ = startNext(in: slot)
             case .fallBack(let slot):
                 _ = startNext(in: slot)
             case .idle:
@@ -155,11 +159,13 @@ package final class ScanWorker {
         return records
     }
 
-    /// A file the ring opened and checked, and its first bytes.
+    /// A file the ring opened and checked, and its first bytes (or the error of their read,
+    /// the descriptor closed already).
     private struct OpenedFile {
         var fd: Int32
         var length: Int
         var prefix: UnsafeRawBufferPointer
+        var readError: Int32 = 0
     }
 
     /// The record of one entry.
@@ -198,6 +204,7 @@ package final class ScanWorker {
                 let follow = entry.followSymlinks  // the closures below capture this, not the entry
                 do throws(FileError) {
                     if let opened {
+                        if opened.readError != 0 { throw FileError(errno: opened.readError) }
                         defer { FileDescriptor(rawValue: opened.fd).close() }
                         let inspection = try sniffer.inspect(openedFile: opened.fd, length: opened.length, prefix: opened.prefix,
                                                              hint: hint, properties: settings.readsProperties)
