@@ -44,6 +44,7 @@ struct slot {
     enum step step;
     int fd, dirfd, nofollow, advise;
     int blocking;  /* O_NONBLOCK taken off the descriptor */
+    unsigned want;  /* bytes to read: the size stated, IMGSNIFF_RING_PREFIX at most */
     char *name;
     size_t capacity;
     struct statx before, after;
@@ -206,7 +207,7 @@ static void slot_submit(imgsniff_ring *ring, unsigned index) {
         sqe->opcode = IORING_OP_READ;
         sqe->fd = s->fd;
         sqe->addr = (unsigned long)s->buffer;
-        sqe->len = IMGSNIFF_RING_PREFIX;
+        sqe->len = s->want;
         sqe->off = 0;
         break;
     case IDLE:
@@ -285,6 +286,10 @@ static int ring_reap(imgsniff_ring *ring, struct io_uring_cqe *cqe, imgsniff_rin
             slot_finish(ring, index, -1, 0, result);
             return 1;
         }
+        /* As the usual path: the first read asks for the size stated (a file of /proc states 0
+         * and is not read; /proc/self/mem would fail a read), 4 KiB at most. */
+        s->want = s->after.stx_size < IMGSNIFF_RING_PREFIX ? (unsigned)s->after.stx_size : IMGSNIFF_RING_PREFIX;
+        if (s->want == 0) { slot_finish(ring, index, 0, 0, result); return 1; }
         s->step = s->advise ? ADVISE : READ;
         break;
     case ADVISE:
