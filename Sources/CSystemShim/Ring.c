@@ -33,6 +33,7 @@
 #include <linux/stat.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #define TYPE_MASK 0170000
@@ -51,7 +52,16 @@ struct slot {
     unsigned char *buffer;
 };
 
+/* Whether reads through io_uring are trusted on a file system, by device (see fs_allowed). */
+struct fs_verdict {
+    unsigned major, minor;
+    int allowed;
+};
+enum { FS_VERDICTS = 8 };
+
 struct imgsniff_ring {
+    struct fs_verdict verdicts[FS_VERDICTS];
+    unsigned verdict_count, verdict_next;
     int fd;
     unsigned depth, pending, busy;
     unsigned *sq_head, *sq_tail, *sq_mask, *sq_array;
@@ -165,6 +175,52 @@ fail: {
     }
 }
 
+/* The file systems whose reads the ring takes: local ones on the kernel's usual read path. On FUSE
+ * with direct I/O a short read is retried by io_uring from the wrong offset (a file served 100
+ * bytes at a time came back as its first 100 bytes over and over: a wrong answer, not an error),
+ * and network file systems may behave alike; those, and any file system not named here, take the
+ * usual path (pread, which reads on from where a short read ended). */
+static int fs_type_allowed(unsigned long type) {
+    switch (type) {
+    case 0xEF53:      /* ext2, ext3, ext4 */
+    case 0x58465342:  /* xfs */
+    case 0x9123683E:  /* btrfs */
+    case 0x01021994:  /* tmpfs */
+    case 0x858458F6:  /* ramfs */
+    case 0xF2F52010:  /* f2fs */
+    case 0x794C7630:  /* overlayfs */
+    case 0x2FC12FC1:  /* zfs */
+    case 0xCA451A4E:  /* bcachefs */
+    case 0x4D44:      /* vfat, msdos */
+    case 0x2011BAB0:  /* exfat */
+    case 0x7366746E:  /* ntfs3 */
+    case 0x73717368:  /* squashfs */
+    case 0x9660:      /* iso9660 */
+    case 0x15013346:  /* udf */
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The verdict on the device, -1 when not known yet. */
+static int fs_lookup(imgsniff_ring *ring, unsigned major, unsigned minor) {
+    for (unsigned i = 0; i < ring->verdict_count; i++)
+        if (ring->verdicts[i].major == major && ring->verdicts[i].minor == minor) return ring->verdicts[i].allowed;
+    return -1;
+}
+
+/* Learns the verdict on the device of the open file `fd`. */
+static int fs_learn(imgsniff_ring *ring, int fd, unsigned major, unsigned minor) {
+    struct statfs info;
+    int allowed = fstatfs(fd, &info) == 0 && fs_type_allowed((unsigned long)info.f_type);
+    struct fs_verdict *v = &ring->verdicts[ring->verdict_next];
+    v->major = major; v->minor = minor; v->allowed = allowed;
+    ring->verdict_next = (ring->verdict_next + 1) % FS_VERDICTS;
+    if (ring->verdict_count < FS_VERDICTS) ring->verdict_count++;
+    return allowed;
+}
+
 /* Queues the slot's current step (each slot has at most one operation in flight, so the queue,
  * as deep as the ring, never fills). */
 static void slot_submit(imgsniff_ring *ring, unsigned index) {
@@ -271,7 +327,11 @@ static int ring_reap(imgsniff_ring *ring, struct io_uring_cqe *cqe, imgsniff_rin
     switch (s->step) {
     case STAT_PATH:
         if (res < 0) { slot_finish(ring, index, -res, 0, result); return 1; }
-        if ((s->before.stx_mode & TYPE_MASK) != TYPE_REGULAR) { slot_finish(ring, index, -1, 0, result); return 1; }
+        if ((s->before.stx_mode & TYPE_MASK) != TYPE_REGULAR ||
+            fs_lookup(ring, s->before.stx_dev_major, s->before.stx_dev_minor) == 0) {
+            slot_finish(ring, index, -1, 0, result);
+            return 1;
+        }
         s->step = OPEN;
         break;
     case OPEN:
@@ -285,6 +345,11 @@ static int ring_reap(imgsniff_ring *ring, struct io_uring_cqe *cqe, imgsniff_rin
             s->after.stx_dev_major != s->before.stx_dev_major || s->after.stx_dev_minor != s->before.stx_dev_minor) {
             slot_finish(ring, index, -1, 0, result);
             return 1;
+        }
+        {
+            int allowed = fs_lookup(ring, s->after.stx_dev_major, s->after.stx_dev_minor);
+            if (allowed < 0) allowed = fs_learn(ring, s->fd, s->after.stx_dev_major, s->after.stx_dev_minor);
+            if (!allowed) { slot_finish(ring, index, -1, 0, result); return 1; }
         }
         /* As the usual path: the first read asks for the size stated (a file of /proc states 0
          * and is not read; /proc/self/mem would fail a read), 4 KiB at most. */

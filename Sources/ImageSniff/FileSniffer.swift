@@ -83,6 +83,9 @@ public final class FileSniffer {
         /// How many of the file's first bytes the buffer holds after the last detection.
         var held = 0
         var adviseRandomAccess = false
+        /// The file being read was opened here (or by the scan) with O_NONBLOCK, which may be
+        /// taken off it (see `pread`); never a caller's descriptor.
+        var ownsDescriptor = false
     }
     private let state: UnsafeMutablePointer<State>
 
@@ -211,7 +214,7 @@ public final class FileSniffer {
         if let expecting, expecting.st_dev != st.st_dev || expecting.st_ino != st.st_ino {
             throw FileError(kind: .notRegularFile("replaced while being opened"))
         }
-        return try inspect(checkedFile: fd, length: Int(st.st_size), prefix: nil, hint: hint, properties: properties)
+        return try inspect(checkedFile: fd, length: Int(st.st_size), prefix: nil, owned: expecting != nil, hint: hint, properties: properties)
     }
 
     /// Detects the format of a file opened and checked elsewhere (a regular file, the one meant):
@@ -221,11 +224,12 @@ public final class FileSniffer {
     /// that reads many files' first bytes at once (io_uring) hands over.
     package func inspect(openedFile fd: Int32, length: Int, prefix: UnsafeRawBufferPointer,
                          hint: String?, properties: Bool) throws(FileError) -> Inspection {
-        try inspect(checkedFile: fd, length: length, prefix: prefix, hint: hint, properties: properties)
+        try inspect(checkedFile: fd, length: length, prefix: prefix, owned: true, hint: hint, properties: properties)
     }
 
-    private func inspect(checkedFile fd: Int32, length size: Int, prefix: UnsafeRawBufferPointer?,
+    private func inspect(checkedFile fd: Int32, length size: Int, prefix: UnsafeRawBufferPointer?, owned: Bool,
                          hint: String?, properties: Bool) throws(FileError) -> Inspection {
+        state.pointee.ownsDescriptor = owned
         state.pointee.lastBytesRead = 0
         state.pointee.lastReadCount = 0
         state.pointee.held = 0
@@ -365,6 +369,10 @@ public final class FileSniffer {
             sniffer.state.pointee.lastReadCount += 1
             if n < 0 {
                 if errno == EINTR { continue }
+                // Opened with O_NONBLOCK (a FIFO swapped in must not hang the open) and checked
+                // to be a regular file: a file system that will not read it without blocking
+                // (FUSE, some network ones) is let block, and read again.
+                if errno == EAGAIN, sniffer.state.pointee.ownsDescriptor, clearNonBlocking(fd) { continue }
                 throw FileError(errno: errno)
             }
             if n == 0 { break }
@@ -372,6 +380,13 @@ public final class FileSniffer {
             done += n
         }
         return done
+    }
+
+    /// Takes O_NONBLOCK off `fd`; false when it was off already (or cannot be taken off).
+    private static func clearNonBlocking(_ fd: Int32) -> Bool {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, flags & O_NONBLOCK != 0 else { return false }
+        return fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0
     }
 
     /// Makes the buffer hold the first `count` bytes of the file, given that it holds the first
