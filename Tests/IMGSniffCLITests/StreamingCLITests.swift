@@ -44,6 +44,26 @@ struct StreamingCLITests {
         #expect((record["error"] as? [String: Any])?["code"] as? String == "EINTR")
     }
 
+    /// Ctrl-C while standard output is a pipe nobody reads (`imgsniff scan | less`, less ignoring
+    /// the signal) stops the scan at once with status 130, not when the reader goes away.
+    @Test("Ctrl-C with a full output pipe ends the scan at once")
+    func interruptOnFullOutputPipe() throws {
+        // Standard output: a FIFO the test holds open and never reads, so writes block once its
+        // buffer (64 KiB) is full; TestImages with properties is more than that.
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-full-\(UUID().uuidString)")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(at: fifo) }
+        let reader = open(fifo.path, O_RDWR)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let running = try IMGSniffBinary.start(["scan", "--format", "ndjson", "--properties", "--jobs", "1", Repository.testImages.path], stdout: fifo)
+        usleep(1_500_000)
+        kill(running.process.processIdentifier, SIGINT)
+        let r = try running.finish(timeout: 20, readOutput: false)
+        #expect(!r.timedOut, "the write waited for the reader after Ctrl-C")
+        #expect(r.status == 130, "\(r.stderr)")
+    }
+
     @Test("a PNG signature followed by endless noise is answered without reading on")
     func signatureThenEndlessNoise() throws {
         let r = try pipeline(#"{ head -c 64 png/alpha; cat /dev/urandom; } | "$@""#, timeout: 20)

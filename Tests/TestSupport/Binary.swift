@@ -72,8 +72,9 @@ public enum IMGSniffBinary {
             self.errURL = errURL
         }
 
-        /// Waits (at most `timeout` seconds, then kills it) and collects the output.
-        public func finish(timeout: Double = 60) throws -> RunResult {
+        /// Waits (at most `timeout` seconds, then kills it) and collects the output; with
+        /// `readOutput` false, standard output is not read back (a FIFO the test holds open).
+        public func finish(timeout: Double = 60, readOutput: Bool = true) throws -> RunResult {
             let deadline = Date().addingTimeInterval(timeout)
             var timedOut = false
             while process.isRunning {
@@ -87,7 +88,7 @@ public enum IMGSniffBinary {
             }
             process.waitUntilExit()
             defer { try? FileManager.default.removeItem(at: scratch) }
-            return RunResult(status: process.terminationStatus, stdout: (try? Data(contentsOf: outURL)) ?? Data(),
+            return RunResult(status: process.terminationStatus, stdout: readOutput ? (try? Data(contentsOf: outURL)) ?? Data() : Data(),
                              stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self), timedOut: timedOut)
         }
     }

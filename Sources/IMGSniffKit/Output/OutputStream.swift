@@ -8,6 +8,9 @@ package final class OutputStream {
     private let limit: Int
     /// The first error a write met; nothing more is written after it.
     package private(set) var failure: Errno?
+    /// A write was given up because a signal asked the run to stop (the reader was not
+    /// reading); nothing more is written, and it is not a failure: the run ends as interrupted.
+    package private(set) var interrupted = false
 
     package init(fd: FileDescriptor = .standardOutput, bufferSize: Int = 1 << 16) {
         self.fd = fd
@@ -35,8 +38,13 @@ package final class OutputStream {
     /// Writes what is buffered.
     package func flush() {
         defer { bytes.removeAll(keepingCapacity: true) }
-        guard failure == nil, !bytes.isEmpty else { return }
-        do throws(Errno) { try fd.writeAll(bytes) } catch { failure = error }
+        guard failure == nil, !interrupted, !bytes.isEmpty else { return }
+        let result: Result<Void, Errno> = bytes.withUnsafeBytes { raw in
+            do throws(Errno) { try fd.writeAllUnlessInterrupted(raw); return .success(()) } catch { return .failure(error) }
+        }
+        if case .failure(let error) = result {
+            if error == .interrupted && Interrupt.requested { interrupted = true } else { failure = error }
+        }
     }
 }
 

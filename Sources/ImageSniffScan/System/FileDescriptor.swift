@@ -90,6 +90,24 @@ package struct FileDescriptor: Sendable, Hashable {
         }
     }
 
+    /// `writeAll` that stops (throwing EINTR) when a signal asked the run to stop: the reader of a
+    /// pipe may not read for a long time (`imgsniff scan | less`, and Ctrl-C).
+    package func writeAllUnlessInterrupted(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc_write(rawValue, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                let e = errno
+                if e != EINTR || Interrupt.requested { throw Errno(e) }
+                continue
+            }
+            if n == 0 { throw Errno.noSpace }
+            done += n
+            // A signal during a write that had begun cuts it short rather than failing it.
+            if done < bytes.count && Interrupt.requested { throw Errno.interrupted }
+        }
+    }
+
     package func writeAll(_ bytes: [UInt8]) throws(Errno) {
         let result: Result<Void, Errno> = bytes.withUnsafeBytes { raw in
             do throws(Errno) { try writeAll(raw); return .success(()) } catch { return .failure(error) }
