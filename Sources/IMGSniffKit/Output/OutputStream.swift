@@ -40,10 +40,10 @@ package final class OutputStream {
         defer { bytes.removeAll(keepingCapacity: true) }
         guard failure == nil, !interrupted, !bytes.isEmpty else { return }
         let result: Result<Void, Errno> = bytes.withUnsafeBytes { raw in
-            do throws(Errno) { try fd.writeAllUnlessInterrupted(raw); return .success(()) } catch { return .failure(error) }
+            do throws(Errno) { try fd.writeAll(raw, stopsOnInterrupt: true); return .success(()) } catch { return .failure(error) }
         }
         if case .failure(let error) = result {
-            if error == .interrupted && Interrupt.requested { interrupted = true } else { failure = error }
+            if error == .interrupted { interrupted = true } else { failure = error }
         }
     }
 }

@@ -136,12 +136,12 @@ package final class ScanWorker {
             switch ring.next() {
             case .opened(let slot, let fd, let length, let prefix):
                 let index = entryInSlot[slot]
-                records[index] = scan(entries[index], opened: OpenedFile(fd: fd, length: length, prefix: prefix))
+                records[index] = scan(entries[index], throughRing: .opened(fd: fd, length: length, prefix: prefix))
                 filesThroughRing += 1
                 _ = startNext(in: slot)  // after the scan: the slot's prefix is read
             case .readFailed(let slot, let errno):
                 let index = entryInSlot[slot]
-                records[index] = scan(entries[index], opened: OpenedFile(fd: -1, length: 0, prefix: UnsafeRawBufferPointer(start: nil, count: 0), readError: errno))
+                records[index] = scan(entries[index], throughRing: .readFailed(errno: errno))
                 _ = startNext(in: slot)
             case .fallBack(let slot):
                 _ = startNext(in: slot)
@@ -159,21 +159,20 @@ package final class ScanWorker {
         return records
     }
 
-    /// A file the ring opened and checked, and its first bytes (or the error of their read,
-    /// the descriptor closed already).
-    private struct OpenedFile {
-        var fd: Int32
-        var length: Int
-        var prefix: UnsafeRawBufferPointer
-        var readError: Int32 = 0
+    /// What the ring did with a file it opened and checked.
+    private enum RingFile {
+        /// Open (the scan closes `fd`), with its first bytes.
+        case opened(fd: Int32, length: Int, prefix: UnsafeRawBufferPointer)
+        /// The read of its first bytes failed (the descriptor is closed already).
+        case readFailed(errno: Int32)
     }
 
     /// The record of one entry.
     package func scan(_ entry: WalkEntry) -> ScanRecord {
-        scan(entry, opened: nil)
+        scan(entry, throughRing: nil)
     }
 
-    private func scan(_ entry: WalkEntry, opened: OpenedFile?) -> ScanRecord {
+    private func scan(_ entry: WalkEntry, throughRing ringFile: RingFile?) -> ScanRecord {
         var r = ScanRecord(path: entry.path)
         let fileExtension = r.fileExtension
         let hint = settings.hint(forExtension: fileExtension)
@@ -203,10 +202,14 @@ package final class ScanWorker {
                 let (directory, name) = entry.location
                 let follow = entry.followSymlinks  // the closures below capture this, not the entry
                 do throws(FileError) {
-                    if let opened {
-                        if opened.readError != 0 { throw FileError(errno: opened.readError) }
-                        defer { FileDescriptor(rawValue: opened.fd).close() }
-                        let inspection = try sniffer.inspect(openedFile: opened.fd, length: opened.length, prefix: opened.prefix,
+                    if let ringFile {
+                        let (fd, length, prefix): (Int32, Int, UnsafeRawBufferPointer)
+                        switch ringFile {
+                        case .readFailed(let e): throw FileError(errno: e)
+                        case .opened(let f, let l, let p): (fd, length, prefix) = (f, l, p)
+                        }
+                        defer { FileDescriptor(rawValue: fd).close() }
+                        let inspection = try sniffer.inspect(openedFile: fd, length: length, prefix: prefix,
                                                              hint: hint, properties: settings.readsProperties)
                         r.detection = inspection.detection
                         if settings.readsProperties { r.properties = inspection.properties }

@@ -80,31 +80,21 @@ package struct FileDescriptor: Sendable, Hashable {
         return done
     }
 
-    /// Writes every byte (retrying short writes), or throws.
-    package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
-        var done = 0
-        while done < bytes.count {
-            let n = try retryingOnInterrupt { Glibc_write(rawValue, bytes.baseAddress! + done, bytes.count - done) }
-            if n == 0 { throw Errno.noSpace }
-            done += n
-        }
-    }
-
-    /// `writeAll` that stops (throwing EINTR) when a signal asked the run to stop: the reader of a
-    /// pipe may not read for a long time (`imgsniff scan | less`, and Ctrl-C).
-    package func writeAllUnlessInterrupted(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+    /// Writes every byte (retrying short writes), or throws. `stopsOnInterrupt`: stops, throwing
+    /// EINTR, when a signal asked the run to stop, also after a write the signal cut short (the
+    /// reader of a pipe may not read for a long time: `imgsniff scan | less`, and Ctrl-C).
+    package func writeAll(_ bytes: UnsafeRawBufferPointer, stopsOnInterrupt: Bool = false) throws(Errno) {
         var done = 0
         while done < bytes.count {
             let n = Glibc_write(rawValue, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 let e = errno
-                if e != EINTR || Interrupt.requested { throw Errno(e) }
+                if e != EINTR || (stopsOnInterrupt && Interrupt.requested) { throw Errno(e) }
                 continue
             }
             if n == 0 { throw Errno.noSpace }
             done += n
-            // A signal during a write that had begun cuts it short rather than failing it.
-            if done < bytes.count && Interrupt.requested { throw Errno.interrupted }
+            if stopsOnInterrupt && done < bytes.count && Interrupt.requested { throw Errno.interrupted }
         }
     }
 
