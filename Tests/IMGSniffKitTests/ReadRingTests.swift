@@ -143,6 +143,22 @@ struct ReadRingTests {
         }
     }
 
+    /// io_uring is asked about when the growth is first wanted (the pool grows), not when it is
+    /// planned, and once; where rings are refused then, the pool grows threads alone.
+    @Test(arguments: [true, false])
+    func ringsAreProbedWhenThePoolGrows(allowed: Bool) {
+        let asked = Atomic<Int>(0)
+        let growth = PoolGrowth(rings: (maxThreads: 8, ringDepth: 15), threads: 40, ringsAllowed: {
+            asked.add(1, ordering: .relaxed)
+            return allowed
+        })
+        #expect(asked.load(ordering: .relaxed) == 0, "not probed when planned")
+        #expect(growth.maxThreads == (allowed ? 8 : 40))
+        #expect(growth.ringDepth == (allowed ? 15 : 0))
+        #expect(growth.maxThreads == (allowed ? 8 : 40))
+        #expect(asked.load(ordering: .relaxed) == 1, "probed once")
+    }
+
     /// A pool with rings grows to its few threads when jobs block, and says so to its jobs (they
     /// then read through their rings); results still come back in order. With one job (one
     /// core), the jobs go to the threads grown, not to the calling thread alone.

@@ -17,15 +17,41 @@ package enum PoolInput<Job> {
 /// pipeline for as long as its reads wait).
 package final class PoolGrowth: Sendable {
     /// Worker threads at most, the calling thread not counted.
-    package let maxThreads: Int
+    package var maxThreads: Int { shape.maxThreads }
     /// Files each worker keeps in flight through io_uring while jobs wait on I/O (0: none, the
     /// pool grows threads alone). With rings, `maxThreads` is small (`ScanPool.ringThreads`).
-    package let ringDepth: Int
+    package var ringDepth: Int { shape.ringDepth }
+
+    private typealias Shape = (maxThreads: Int, ringDepth: Int)
+    /// The growth with rings, and without them (threads alone).
+    private let withRings: Shape?, withoutRings: Shape
+    /// Whether rings may be made: asked once, when the shape is first wanted (when the pool first
+    /// grows), so that a scan that never waits on the device never probes io_uring.
+    private let ringsAllowed: @Sendable () -> Bool
+    private let decided = ConditionLock<Shape?>(nil)
     private let waiting = ConditionLock(false)
 
     package init(maxThreads: Int, ringDepth: Int = 0) {
-        self.maxThreads = maxThreads
-        self.ringDepth = ringDepth
+        withRings = ringDepth > 0 ? (maxThreads, ringDepth) : nil
+        withoutRings = (maxThreads, 0)
+        ringsAllowed = { true }
+    }
+
+    /// Growth through rings (`rings`) where `ringsAllowed` says, when first needed, that they may
+    /// be made; through `threads` alone otherwise.
+    package init(rings: (maxThreads: Int, ringDepth: Int), threads: Int, ringsAllowed: @escaping @Sendable () -> Bool) {
+        withRings = rings
+        withoutRings = (threads, 0)
+        self.ringsAllowed = ringsAllowed
+    }
+
+    private var shape: Shape {
+        decided.withLock { decided in
+            if let decided { return decided }
+            let shape = withRings.flatMap { ringsAllowed() ? $0 : nil } ?? withoutRings
+            decided = shape
+            return shape
+        }
     }
 
     /// Whether the pool is grown because jobs wait on I/O (jobs may read that to advise the

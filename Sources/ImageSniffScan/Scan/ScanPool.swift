@@ -32,14 +32,13 @@ package enum ScanPool {
     /// `jobs` would give it). No growth with `crossCheck` (each worker would load libmagic's
     /// database) or when the limits leave no room for it.
     ///
-    /// With `ring` (by default, whether io_uring is there: `ReadRing.isAvailable`), the pool
-    /// grows reads in flight more than threads: up to `ringThreads` workers (or `jobs`, if more),
-    /// each keeping its share of `ringFiles` files in flight, within the same descriptors (each
-    /// file open, and each ring's own descriptor).
+    /// With `ring` (by default, whether io_uring is there: `ReadRing.isAvailable`, asked when the
+    /// pool first grows), the pool grows reads in flight more than threads: up to `ringThreads`
+    /// workers (or `jobs`, if more), each keeping its share of `ringFiles` files in flight, within
+    /// the same descriptors (each file open, and each ring's own descriptor).
     package static func plan(jobs: Int, maxJobs: Int?, crossCheck: Bool,
                              ring: Bool? = nil) -> Result<(DescriptorBudget, PoolGrowth?), DescriptorBudget.Failure> {
         let growing = maxJobs.map { $0 > jobs && !crossCheck } ?? false
-        let ring = growing && (ring ?? ReadRing.isAvailable)  // probed only for a pool that may grow
         let most = ResourceLimits.workersWithinAddressSpace(growing ? maxJobs! : jobs)
         let budget: DescriptorBudget
         switch DescriptorBudget.plan(jobs: min(most, jobs), crossCheck: crossCheck) {
@@ -49,15 +48,23 @@ package enum ScanPool {
         // Rings: the descriptors `ringFiles` workers would have, less the directories that leaves
         // the walk short of, shared by the ring workers, one of each share for the ring itself.
         // Too many jobs or too few descriptors for rings of 2 or more: threads grow instead.
-        if ring, case .success(let wide) = DescriptorBudget.plan(jobs: ringFiles, crossCheck: false) {
+        var rings: (maxThreads: Int, ringDepth: Int)?
+        if growing, ring != false, case .success(let wide) = DescriptorBudget.plan(jobs: ringFiles, crossCheck: false) {
             let files = wide.jobs - max(0, budget.directories - wide.directories)
             let threads = max(budget.jobs, min(most, ringThreads))
             let depth = files / threads - 1
-            if depth >= 2 { return .success((budget, PoolGrowth(maxThreads: threads, ringDepth: depth))) }
+            if depth >= 2 { rings = (threads, depth) }
         }
         var threads = budget.jobs
         if growing, most > budget.jobs, case .success(let wide) = DescriptorBudget.plan(jobs: most, crossCheck: false) {
             threads = wide.jobs - max(0, budget.directories - wide.directories)
+        }
+        // io_uring is probed when the pool first grows (`ReadRing.isAvailable`), not here: a scan
+        // that never waits on the device makes no ring.
+        if let rings {
+            let probes = ring == nil
+            return .success((budget, PoolGrowth(rings: rings, threads: max(threads, budget.jobs) - 1,
+                                                ringsAllowed: { probes ? ReadRing.isAvailable : true })))
         }
         return .success((budget, threads > budget.jobs ? PoolGrowth(maxThreads: threads - 1) : nil))
     }
@@ -90,13 +97,13 @@ package enum ScanPool {
             makeWorker: {
                 let worker = ScanWorker(settings: settings)
                 guard let growth else { return { entries in worker.process(entries) } }
-                worker.ringDepth = growth.ringDepth
                 return { entries in
                     // Waiting on the device: no readahead past the bytes detection asks for, and
-                    // many files in flight through the ring.
+                    // many files in flight through the ring (its depth decided as the pool grew).
                     let waiting = growth.isWaitingOnIO
                     worker.adviseRandomAccess = waiting
-                    worker.usesRing = waiting && growth.ringDepth > 0
+                    if waiting { worker.ringDepth = growth.ringDepth }
+                    worker.usesRing = waiting && worker.ringDepth > 0
                     return worker.process(entries)
                 }
             },
