@@ -38,7 +38,8 @@ enum Scan {
         Exit status (as grep's): 0 when something was listed; 1 when nothing was; 2 when an \
         error occurred (a file or directory could not be read, an operand does not exist, output \
         failed), unless --quiet found a match; 64 for usage errors; 130 when interrupted (143 \
-        by SIGTERM: 128 + the signal).
+        by SIGTERM: 128 + the signal); 141 when the reader of the output went away (imgsniff \
+        scan | head -1), quietly, as other writers to a closed pipe.
 
         Examples:
           imgsniff scan ~/Pictures
