@@ -97,6 +97,7 @@ FAMILIES+=(longtail appleraw lookalike regress)   # long-tail formats, Apple-onl
 FAMILIES+=(realworld)   # formats and edge cases met in real-world files (Xfig, WPG, NIfTI, PGF, ANI, TIM, sixel, DIB, traps)
 FAMILIES+=(far)   # facts past the first 512 KiB: TIFF IFDs at the end, a large ICC profile before SOF, long GIF/WebP, HEIF meta after mdat
 FAMILIES+=(foreign)   # what other projects' test files hold (issue 29): image origins, tolerant headers, chunk order, old versions, OS/2 bitmaps
+FAMILIES+=(orientation)   # HEIF rotations (irot) and mirrors (imir), alone and together, as a stranger met them in Pillow's AVIF tests
 rm -rf .src "$LOG"
 if ((${#ONLY[@]})); then
   for o in "${ONLY[@]}"; do
@@ -957,6 +958,19 @@ synth foreign/nia-two-frames        com.google.wuffs.nia yes 'wuffs NIA version 
 synth foreign/iff-rgb8              com.impulse.iff-rgb8 no 'IFF RGB8 (Impulse): BMHD 16x16 with 25 planes and compression 4, BODY of 4-byte runs (R, G, B, genlock bit and a 7-bit count), one run per row' -- "${SY[@]}" iff-rgb8 @OUT@
 synth foreign/iff-deep              com.tvpaint.iff-deep no 'IFF DEEP: DGBL (16x12, no compression), DPEL (R, G, B, A: 8 bits each), DLOC (16x12 at 0,0), DBOD (RGBA pixels)' -- "${SY[@]}" iff-deep @OUT@ DEEP
 synth foreign/iff-tvpp              com.tvpaint.iff-tvpp no 'TVPaint IFF TVPP: the chunks of DEEP (DGBL 16x12, DPEL RGBA 8 bits, DLOC, DBOD uncompressed) under the form type TVPP' -- "${SY[@]}" iff-deep @OUT@ TVPP
+
+# ---------------------------------------------------------------- orientation
+# avifenc's --irot N: N quarter turns anticlockwise; --imir 0: top and bottom exchanged, 1: left and
+# right (libavif's words; ISO/IEC 23008-12:2022 6.5.12). libavif lists irot before imir.
+for t in 1 2 3; do
+  make orientation/avif-irot$t          public.avif no -- avifenc -s 10 --irot $t $S/rose64x48.png @OUT.avif@
+done
+for m in 0 1; do
+  make orientation/avif-imir$m          public.avif no -- avifenc -s 10 --imir $m $S/rose64x48.png @OUT.avif@
+  for t in 1 3; do
+    make orientation/avif-irot$t-imir$m public.avif no -- avifenc -s 10 --irot $t --imir $m $S/rose64x48.png @OUT.avif@
+  done
+done
 
 # ================================================================ done
 rm -rf .src

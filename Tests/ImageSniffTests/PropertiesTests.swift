@@ -460,6 +460,19 @@ struct DisplayedSizeTests {
         #expect(plain.width != nil && plain.codedWidth == nil && plain.codedHeight == nil)
     }
 
+    /// HEIF's rotations and mirrors, composed in the order listed, give the EXIF orientation that
+    /// does the same (avifenc's --irot N: N quarter turns anticlockwise; --imir 0: top and bottom
+    /// exchanged, 1: left and right): the orientations Pillow's AVIF tests expect of such files. A
+    /// mirror alone was reported as no orientation; with a quarter turn, as the turn alone.
+    @Test(arguments: [("avif-irot1", 8), ("avif-irot2", 3), ("avif-irot3", 6), ("avif-imir0", 4), ("avif-imir1", 2),
+                      ("avif-irot1-imir0", 5), ("avif-irot1-imir1", 7), ("avif-irot3-imir0", 7), ("avif-irot3-imir1", 5)])
+    func heifRotationsAndMirrors(file: String, orientation: Int) throws {
+        let p = try Self.properties("orientation/" + file)
+        #expect(p.orientation == orientation)
+        let quarterTurn = file.contains("irot1") || file.contains("irot3")
+        #expect(p.width == (quarterTurn ? 48 : 64) && p.height == (quarterTurn ? 64 : 48), "64 x 48, as displayed")
+    }
+
     /// The transformative properties apply in the order the item lists them (ISO/IEC 23008-12
     /// 6.5.1): a clean aperture after a quarter turn crops the turned image. A clean aperture
     /// larger than the image crops nothing; a fractional one rounds to the nearest pixel.

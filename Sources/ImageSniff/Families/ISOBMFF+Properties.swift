@@ -88,6 +88,7 @@ extension ISOBMFF {
         // applies to the output of the one before): a clean aperture's size, or a rotation's
         // quarter turns.
         var transforms: [(clap: (Int, Int)?, turns: Int)] = []
+        var display = PlaneTransform()
         for index in indices where index >= 1 && index <= properties.count {
             let property = properties[index - 1]
             let body = property.start + 8
@@ -111,12 +112,15 @@ extension ISOBMFF {
             case fourCC("colr"):
                 if v.matches("prof", at: body) || v.matches("rICC", at: body) { p.hasICCProfile = true }
             case fourCC("irot"):
-                // Anticlockwise quarter turns, as EXIF orientations (already applied to the
-                // width and height reported).
+                // Anticlockwise quarter turns (already applied to the width and height reported).
                 if let turns = v.u8(body) {
-                    p.orientation = [1, 8, 3, 6][Int(turns & 3)]
+                    for _ in 0..<Int(turns & 3) { display.turnAnticlockwise() }
                     transforms.append((clap: nil, turns: Int(turns & 3)))
                 }
+            case fourCC("imir"):
+                // A mirror (HEIF 6.5.12, as ISO/IEC 23008-12:2022 words it): axis 0 exchanges top
+                // and bottom, 1 left and right.
+                if let axis = v.u8(body) { display.mirror(topToBottom: axis & 1 == 0) }
             case fourCC("av1C"), fourCC("hvcC"):
                 if p.bitDepth == nil, property.type == fourCC("av1C"), let b = v.u8(body + 2) {
                     // high_bitdepth and twelve_bit flags.
@@ -126,6 +130,8 @@ extension ISOBMFF {
             default: break
             }
         }
+        // Rotations and mirrors, composed in their order, as the EXIF orientation that does the same.
+        if display.isSet { p.orientation = display.exifOrientation }
         // As displayed: the clean aperture, then the rotation (HEIF's transforms are mandatory).
         // The coded size stays available.
         let coded = (p.width, p.height)
@@ -181,5 +187,39 @@ extension ISOBMFF {
             return v.u32be(box.start + 16).map(Int.init)
         }
         return nil
+    }
+}
+
+/// Rotations by quarter turns and mirrors of an image, composed: a 2 x 2 matrix over the pixel
+/// grid (x to the right, y down) taking the stored image to the displayed one.
+struct PlaneTransform: Equatable {
+    private var a = 1, b = 0, c = 0, d = 1
+    /// Whether any rotation or mirror was applied (even one that undoes another).
+    private(set) var isSet = false
+
+    /// A quarter turn anticlockwise, after what is there: (x, y) to (y, -x).
+    mutating func turnAnticlockwise() {
+        (a, b, c, d) = (c, d, -a, -b)
+        isSet = true
+    }
+
+    /// A mirror after what is there: top and bottom exchanged (y to -y), or left and right.
+    mutating func mirror(topToBottom: Bool) {
+        if topToBottom { (c, d) = (-c, -d) } else { (a, b) = (-a, -b) }
+        isSet = true
+    }
+
+    /// The EXIF orientation (1-8) that turns the stored image into the displayed one.
+    var exifOrientation: Int {
+        switch (a, b, c, d) {
+        case (1, 0, 0, 1): return 1
+        case (-1, 0, 0, 1): return 2     // mirrored left to right
+        case (-1, 0, 0, -1): return 3    // half a turn
+        case (1, 0, 0, -1): return 4     // mirrored top to bottom
+        case (0, 1, 1, 0): return 5      // transposed
+        case (0, -1, 1, 0): return 6     // a quarter turn clockwise
+        case (0, -1, -1, 0): return 7    // transversed
+        default: return 8                // (0, 1, -1, 0): a quarter turn anticlockwise
+        }
     }
 }
