@@ -43,3 +43,54 @@ struct VerifyTests {
         #expect(verified.type == plain.type, "checks change the completeness only")
     }
 }
+
+/// Bytes between the images of an MPO (a byte of padding in Pillow's sugarshack.mpo, more in
+/// Fujifilm's): the walk that checks the last image starts where the MPF index puts it, so a
+/// file cut inside that image is truncated, as it is without padding.
+@Suite("Whole-file completeness of MPO files with padding between their images")
+struct MPOPaddingTests {
+    /// A Pillow MPO with `pad` zero bytes inserted before its second image, the image's MP
+    /// entry offset moved to match (exiftool's MPImageStart then says where it is).
+    static func padded(_ pad: Int) throws -> (bytes: [UInt8], second: Int) {
+        var mpo = try #require(Manifest.entries.first { $0.file == "jpeg/mpf-pillow-undefined" }).bytes()
+        func find(_ needle: [UInt8], from: Int) -> Int? {
+            (from...(mpo.count - needle.count)).first { mpo[$0..<$0 + needle.count].elementsEqual(needle) }
+        }
+        let tiff = try #require(find(Array("MPF\0".utf8), from: 0)) + 4
+        let second = try #require(find([0xFF, 0xD8, 0xFF], from: 2))
+        let bigEndian = mpo[tiff] == 0x4D
+        func encoded(_ n: Int) -> [UInt8] {
+            let b = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: n >> $0) }
+            return bigEndian ? b : b.reversed()
+        }
+        let entry = try #require(find(encoded(second - tiff), from: tiff), "the second image's MP entry offset")
+        mpo.replaceSubrange(entry..<entry + 4, with: encoded(second - tiff + pad))
+        mpo.insert(contentsOf: [UInt8](repeating: 0, count: pad), at: second)
+        return (mpo, second + pad)
+    }
+
+    @Test(arguments: [1, 3, 100])
+    func cutInsideTheSecondImage(pad: Int) throws {
+        let (mpo, second) = try Self.padded(pad)
+        let whole = ImageSniffer.inspect(mpo, budget: .verifying)
+        #expect(whole.detection.type == .mpo && whole.detection.completeness == .complete && whole.properties.frameCount == 2)
+        for cut in [second + 1, second + (mpo.count - second) / 2, mpo.count - 3] {
+            let detection = ImageSniffer.inspect(Array(mpo.prefix(cut)), budget: .verifying).detection
+            #expect(detection.completeness == .truncated, "padded by \(pad), cut at \(cut) of \(mpo.count)")
+        }
+        // From a file and from a stream alike.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-mpo-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let cut = Array(mpo.prefix(second + (mpo.count - second) / 2))
+        cut.withUnsafeBytes { bytes in
+            for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: .verifying) {
+                Issue.record("padded by \(pad), cut: \(problem)")
+            }
+            for chunk in [7, 1460] {
+                for problem in DetectionInvariants.incrementalViolations(bytes, chunk: chunk, lengthKnown: false, properties: true, budget: .verifying) {
+                    Issue.record("padded by \(pad), cut, chunks of \(chunk): \(problem)")
+                }
+            }
+        }
+    }
+}

@@ -134,8 +134,24 @@ extension JPEG {
     ]
 
     static let verifiers = [
-        Verifier([.jpeg, .mpo], walk: { _ in FrameWalk(.jpeg(inScan: false), at: 2) }, check: verify),
+        Verifier([.jpeg, .mpo], walk: { v in FrameWalk(.jpeg(inScan: false), at: lastListedImage(v) ?? 2) }, check: verify),
     ]
+
+    /// Where the last image the MPF index lists starts (its SOI), when the index is held and lists
+    /// one after the primary: the completeness walk starts there. From the first image, a walk
+    /// ends at the first EOI not followed at once by SOI: padding between the images (Fujifilm's,
+    /// a byte in Pillow's sugarshack.mpo) made a file cut inside its second image "complete".
+    static func lastListedImage(_ v: ByteView) -> Int? {
+        var segments = JPEGSegments(v)
+        while let next = segments.next() {
+            guard case .segment(let marker, let payload) = next else { return nil }
+            guard marker == 0xE2, v.has(payload), v.matches("MPF\0", at: payload.lowerBound) else { continue }
+            let tiff = payload.lowerBound + 4
+            let offsets = MultiPicture.entries(v, tiff: tiff, end: payload.upperBound).dropFirst().map(\.offset)
+            return offsets.filter { $0 > 0 }.max().map { tiff + $0 }
+        }
+        return nil
+    }
 
     /// Whole: the images the MPF index lists start within the data (their sizes are not trusted:
     /// Pillow writes a wrong one), and the last image ends with EOI: the data's last two bytes, or
