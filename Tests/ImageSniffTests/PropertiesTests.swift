@@ -524,3 +524,39 @@ struct DisplayedSizeTests {
         #expect(bomb.width == 32 && bomb.codedWidth == 100_000 && bomb.pixelCount == 100_000 * 100_000)
     }
 }
+
+/// The EXIF orientation of a WebP: its EXIF chunk holds a TIFF structure, which some writers
+/// put after JPEG's `Exif\0\0` (Pillow's hopper_orientation_*.webp test images; exiftool and
+/// ImageIO read both).
+@Suite("WebP EXIF orientation")
+struct WebPOrientationTests {
+    /// cwebp's WebP with exiftool's EXIF chunk (VP8X, EXIF flag set) replaced by one holding
+    /// IFD0 with Orientation = `orientation`, after `prefix`.
+    static func webp(orientation: UInt8, prefix: [UInt8]) throws -> [UInt8] {
+        var webp = try #require(Manifest.entries.first { $0.file == "webp/exif-vp8x" }).bytes()
+        let name = Array("EXIF".utf8)
+        let at = try #require((30..<(webp.count - 8)).first { webp[$0..<$0 + 4].elementsEqual(name) })
+        let oldSize = Int(webp[at + 4]) | Int(webp[at + 5]) << 8 | Int(webp[at + 6]) << 16 | Int(webp[at + 7]) << 24
+        // Big-endian TIFF: header, IFD0 at 8 with one entry (0x0112, SHORT, 1, value), no next IFD.
+        let tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0]
+        var data = prefix + tiff
+        let size = data.count
+        if size % 2 == 1 { data.append(0) }
+        let chunk = name + [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), 0, 0] + data
+        webp.replaceSubrange(at..<(at + 8 + oldSize + oldSize % 2), with: chunk)
+        let riff = webp.count - 8
+        webp.replaceSubrange(4..<8, with: [UInt8(riff & 0xFF), UInt8(riff >> 8 & 0xFF), UInt8(riff >> 16 & 0xFF), 0])
+        return webp
+    }
+
+    @Test(arguments: [[], Array("Exif\0\0".utf8)])
+    func orientationWithAndWithoutExifHeader(prefix: [UInt8]) throws {
+        for orientation: UInt8 in [1, 6, 8] {
+            let bytes = try Self.webp(orientation: orientation, prefix: prefix)
+            let inspection = ImageSniffer.inspect(bytes)
+            #expect(inspection.detection.type == .webP)
+            #expect(inspection.properties.orientation == Int(orientation), "orientation \(orientation), \(prefix.count)-byte prefix")
+            #expect(inspection.properties.width == 32)
+        }
+    }
+}
