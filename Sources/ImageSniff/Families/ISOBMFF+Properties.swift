@@ -114,7 +114,7 @@ extension ISOBMFF {
             case fourCC("irot"):
                 // Anticlockwise quarter turns (already applied to the width and height reported).
                 if let turns = v.u8(body) {
-                    for _ in 0..<Int(turns & 3) { display.turnAnticlockwise() }
+                    display.turn(anticlockwise: Int(turns & 3))
                     transforms.append((clap: nil, turns: Int(turns & 3)))
                 }
             case fourCC("imir"):
@@ -197,9 +197,10 @@ struct PlaneTransform: Equatable {
     /// Whether any rotation or mirror was applied (even one that undoes another).
     private(set) var isSet = false
 
-    /// A quarter turn anticlockwise, after what is there: (x, y) to (y, -x).
-    mutating func turnAnticlockwise() {
-        (a, b, c, d) = (c, d, -a, -b)
+    /// Quarter turns anticlockwise, after what is there: each takes (x, y) to (y, -x). Set also
+    /// with none (a rotation of 0 is orientation 1).
+    mutating func turn(anticlockwise quarters: Int) {
+        for _ in 0..<(quarters & 3) { (a, b, c, d) = (c, d, -a, -b) }
         isSet = true
     }
 
