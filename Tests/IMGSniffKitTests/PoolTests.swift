@@ -122,4 +122,33 @@ struct PoolTests {
         #expect(windows.contains { $0 > 4 }, "the window grew with the threads")
         #expect(workers.load(ordering: .relaxed) >= 3)
     }
+
+    /// One job that waits now and then among many that do not (a warm tree whose scan meets a
+    /// few milliseconds of memory reclaim) does not grow the pool; jobs waiting one after the
+    /// other (a cold tree) do.
+    @Test(arguments: [false, true])
+    func aJobBlockingNowAndThenDoesNotGrowThePool(inARow: Bool) {
+        let workers = Atomic<Int>(0)
+        var next = 0
+        let started = OrderedPool.run(
+            threads: 0, window: 4,
+            makeWorker: {
+                workers.add(1, ordering: .relaxed)
+                return { (job: Int) -> Int in
+                    // Jobs run one at a time on the calling thread until the pool grows.
+                    let waits = inARow ? job >= 10 : job % 10 == 5
+                    if waits { for _ in 0..<5 { usleep(1000) } }  // off the processor, of its own accord
+                    return job
+                }
+            },
+            next: {
+                guard next < 40 else { return .end }
+                defer { next += 1 }
+                return .job(next)
+            },
+            consume: { _ in true },
+            growth: PoolGrowth(maxThreads: 8))
+        #expect(started == 0)
+        #expect((workers.load(ordering: .relaxed) > 1) == inARow, inARow ? "jobs waiting in a row grow the pool" : "a job waiting now and then does not")
+    }
 }
