@@ -25,7 +25,7 @@ enum Types {
           imgsniff types --only-images --format json | jq -r '.[].identifier'
           imgsniff types --format markdown     # docs/supported-formats.md's table
         """,
-        argument: ArgumentSpec(name: "query", help: "An extension, MIME type or identifier to look up.", repeated: false,
+        argument: ArgumentSpec(name: "query", help: "An extension, MIME type or identifier to look up. A conventional name that is no type's own extension (.jpc for a JPEG 2000 codestream) lists the types it fits, as rename sees it.", repeated: false,
                                completion: .list(ImageType.allCases.map(\.identifier))),
         options: [
             OptionSpec(long: "format", kind: .value, valueName: "format", help: "Output format: table, json or markdown.",
@@ -43,7 +43,18 @@ enum Types {
         let onlyImages = p.flag("only-images")
         let output = OutputStream()
         if let query = p.operands.first {
-            let found = TypesListing.lookup(query).filter { !onlyImages || $0.isImage }
+            var found = TypesListing.lookup(query).filter { !onlyImages || $0.isImage }
+            if found.isEmpty {
+                // Not a type's own extension, but a name the programs that open such files accept
+                // (.jpc for a JPEG 2000 codestream): what `rename` and `--mismatches` keep.
+                let ext = (query.hasPrefix(".") ? String(query.dropFirst()) : query).lowercased()
+                for alias in ExtensionAlias.all where alias.extensions.contains(ext) {
+                    let types = alias.contents.filter { !onlyImages || $0.isImage }
+                    guard !types.isEmpty else { continue }
+                    StandardError.line("imgsniff types: '.\(ext)' is no type's own extension, but fits \(types.map(\.identifier).joined(separator: ", ")): \(alias.reason)")
+                    found += types.filter { !found.contains($0) }
+                }
+            }
             guard !found.isEmpty else {
                 StandardError.line("imgsniff types: '\(query)' names no known type (an extension, MIME type or identifier; `imgsniff types` lists them)")
                 return ExitStatus.noMatch

@@ -223,6 +223,21 @@ struct TypesTests {
         #expect(jpeg["isImage"] as? Bool == true)
     }
 
+    /// A name that is no type's own extension but one `rename` keeps (.jpc for a JPEG 2000
+    /// codestream) names the types it fits, saying why; a name that fits nothing is still no type.
+    @Test("A conventional name is looked up as rename sees it")
+    func conventionalName() throws {
+        let r = try IMGSniffBinary.run(["types", "jpc"])
+        #expect(r.status == 0)
+        #expect(r.text.hasPrefix("public.jpeg-2000"))
+        #expect(r.stderr.contains("codestream"), "says why: \(r.stderr)")
+        let json = try IMGSniffBinary.run(["types", ".JPC", "--format", "json"])
+        let array = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        #expect(array.map { $0["identifier"] as? String } == ["public.jpeg-2000"])
+        let none = try IMGSniffBinary.run(["types", "nosuchext"])
+        #expect(none.status == 1 && none.stdout.isEmpty)
+    }
+
     @Test("Markdown: a deterministic table with the README columns")
     func markdown() throws {
         let a = try IMGSniffBinary.run(["types", "--format", "markdown"])
