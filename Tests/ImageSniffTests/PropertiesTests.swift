@@ -294,6 +294,21 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(wider).properties.width == 40 || ImageSniffer.inspect(wider).detection.type != ImageSniffer.inspect(bytes).detection.type)
     }
 
+    /// A GIMP image hose: its cells as frames (the count line says 2, cellwidth and cellheight 16)
+    /// and the first cell's brush header; all 31 hoses of Debian's gimp-data agreed with their
+    /// count lines by hand. They had no properties.
+    @Test func gimpImageHose() throws {
+        let bytes = try #require(Manifest.entries.first { $0.file == "longtail/gimp-gih-2brushes" }).bytes()
+        let p = ImageSniffer.inspect(bytes).properties
+        #expect(p.width == 16 && p.height == 16 && p.frameCount == 2 && p.colorModel == .gray, "\(p)")
+        // The cell count is the count line's: a hose of 7 cells (as far as its line says) says 7.
+        let line = try #require(bytes.firstIndex(of: 0x0A)) + 1
+        #expect(bytes[line] == UInt8(ascii: "2"))
+        var seven = bytes
+        seven[line] = UInt8(ascii: "7")
+        #expect(ImageSniffer.inspect(seven).properties.frameCount == 7)
+    }
+
     /// ICO: a bitmap entry's size is its own header's (the height there counts the AND mask: twice
     /// the image), as readers decode it, whatever the directory entry says (Pillow's
     /// hopper_unexpected.ico says 32 for a 16-pixel height).

@@ -48,7 +48,7 @@ enum PropertyRegistry {
         .cr3: "camera RAW (its own container)", .crw: "camera RAW (its own container)", .raf: "camera RAW (its own container)",
         .mrw: "camera RAW (its own container)", .x3f: "camera RAW (its own container)", .rwz: "camera RAW (its own container)",
         .icns: "several images of several sizes", .openRaster: "a ZIP archive (its stack.xml)", .flashPix: "an OLE2 compound file",
-        .photoCD: "several resolutions", .appleATX: "a texture wrapper", .gimpHose: "not yet",
+        .photoCD: "several resolutions", .appleATX: "a texture wrapper",
         .aliasPIX: "not yet", .mgr: "not yet", .cmuRaster: "not yet", .microDesign: "not yet",
         .solitaireSIR: "not yet", .garminSRF: "not yet", .mcidas: "not yet", .pixar: "not yet", .pillowIM: "not yet",
         .spider: "not yet", .jbig2: "not yet", .nokiaNOL: "not yet", .nokiaNGG: "not yet", .otb: "not yet",

@@ -96,14 +96,42 @@ extension Editors {
         PropertyReader([.xcf], read: xcf),
         PropertyReader([.miff], read: miffProperties),
         PropertyReader([.gimpBrush, .gimpPattern], read: gimpResource),
+        PropertyReader([.gimpHose], read: gimpHose),
     ]
 
     /// A GIMP brush or pattern: width, height and bytes a pixel (`u32be` at 8, 12, 16) in the
     /// header both share. A brush of 1 byte a pixel is a grey mask, of 4 an RGBA pixmap; a
     /// pattern's bytes a pixel are grey, grey and alpha, RGB or RGBA.
     static func gimpResource(_ input: Input, _ type: ImageType) -> PropertyStep {
+        gimpResource(input.view, at: 0)
+    }
+
+    /// A GIMP image hose: its cells (as frames, from the count line) and the first cell's brush
+    /// header (its size and colour: GIMP's hoses give every cell one size, `cellwidth`).
+    static func gimpHose(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
-        guard let w = v.u32be(8), let h = v.u32be(12), let bytes = v.u32be(16) else { return .need(20, partial: .unknown) }
+        // The name line and the count line, whole (as detection judged them).
+        let window = min(2 * Budget.headerLine, input.totalLength)
+        if v.count < window && input.hasMore { return .need(window, partial: .unknown) }
+        guard let nameEnd = v.find("\n", in: 0..<min(v.count, Budget.headerLine)) else { return .done(.unknown) }
+        var o = nameEnd + 1, cells = 0, digits = 0
+        while let b = v.u8(o), ByteView.isDigit(b), digits < 6 {
+            cells = cells * 10 + Int(b - 0x30)
+            o += 1
+            digits += 1
+        }
+        guard digits > 0, let lineEnd = v.find("\n", in: o..<min(v.count, o + Budget.headerLine)) else { return .done(.unknown) }
+        var step = gimpResource(v, at: lineEnd + 1)
+        if case .done(var p) = step, p.width != nil {
+            p.frameCount = cells
+            step = .done(p)
+        }
+        return step
+    }
+
+    /// A GIMP brush or pattern header at `at`: size, then bytes a pixel.
+    private static func gimpResource(_ v: ByteView, at: Int) -> PropertyStep {
+        guard let w = v.u32be(at + 8), let h = v.u32be(at + 12), let bytes = v.u32be(at + 16) else { return .need(at + 20, partial: .unknown) }
         var p = ImageProperties(width: Int(w), height: Int(h), bitDepth: 8, frameCount: 1)
         switch bytes {
         case 1: p.colorModel = .gray; p.hasAlpha = false
