@@ -123,6 +123,30 @@ struct PoolTests {
         #expect(workers.load(ordering: .relaxed) >= 3)
     }
 
+    /// What makes a job one that waited on the device. The numbers are jobs of 128 files measured
+    /// on this project's virtual disk (`getrusage` per thread): cold, each read takes tens of
+    /// microseconds and the job spends over half its time on the processor, yet read 600 KB from
+    /// storage; warm, it gives up the processor not once.
+    @Test func aJobThatReadFromStorageWaitedOnTheDevice() {
+        typealias Sample = PoolGrowth.Sample
+        let start = Sample(switches: 1000, cpu: 50_000_000, wall: 900_000_000, storageBlocks: 20_000)
+        func after(switches: Int, cpuMicroseconds: Int, wallMicroseconds: Int, blocks: Int) -> Sample {
+            Sample(switches: start.switches + switches, cpu: start.cpu + cpuMicroseconds * 1000,
+                   wall: start.wall + wallMicroseconds * 1000, storageBlocks: start.storageBlocks + blocks)
+        }
+        // Cold on a fast device: 128 waits, 6.3 ms on the processor of 10.6, 1,160 blocks read.
+        #expect(after(switches: 128, cpuMicroseconds: 6300, wallMicroseconds: 10_600, blocks: 1160).blocked(since: start))
+        // Warm: no wait, nothing read.
+        #expect(!after(switches: 0, cpuMicroseconds: 1500, wallMicroseconds: 1500, blocks: 0).blocked(since: start))
+        // A few waits (memory reclaim, a lock) while mostly on the processor, nothing read.
+        #expect(!after(switches: 6, cpuMicroseconds: 1400, wallMicroseconds: 2400, blocks: 0).blocked(since: start))
+        // Storage read, but only once or twice: one evicted file in a warm tree.
+        #expect(!after(switches: 2, cpuMicroseconds: 1400, wallMicroseconds: 1600, blocks: 8).blocked(since: start))
+        // Off the processor most of the time, nothing counted (a kernel without I/O accounting,
+        // or a network file system): the time decides, as before.
+        #expect(after(switches: 5, cpuMicroseconds: 100, wallMicroseconds: 5000, blocks: 0).blocked(since: start))
+    }
+
     /// One job that waits now and then among many that do not (a warm tree whose scan meets a
     /// few milliseconds of memory reclaim) does not grow the pool; jobs waiting one after the
     /// other (a cold tree) do.
