@@ -77,7 +77,7 @@ enum Scan {
             OptionSpec(long: "min-pixels", kind: .value, valueName: "n",
                        help: "Only list images whose header states at least N pixels (width × height): 50000000, 100M, 2G. Finds decompression bombs; an image whose size is not stated is not listed."),
             OptionSpec(long: "cross-check", help: "Also ask libmagic (the engine of file(1)) and compare: records gain \"libmagic\": {mime, description, uti, verdict}; the table's summary counts verdicts. About 50 times slower."),
-            OptionSpec(long: "jobs", short: "j", kind: .value, valueName: "n", help: "Worker threads (default: one a core; while reads wait on the disk, 128 files in flight through io_uring, or up to 64 threads where io_uring is refused or IMGSNIFF_IO_URING=0)."),
+            OptionSpec(long: "jobs", short: "j", kind: .value, valueName: "n", help: "Worker threads (default: one a core; while reads wait on the disk, 256 files in flight through io_uring, or up to 64 threads where io_uring is refused or IMGSNIFF_IO_URING=0)."),
             OptionSpec(long: "color", kind: .value, valueName: "when",
                        help: "Colour the table: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; CLICOLOR_FORCE forces it), always or never.",
                        choices: ColorChoice.allCases.map(\.rawValue), defaultValue: "auto"),

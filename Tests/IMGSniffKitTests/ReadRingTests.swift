@@ -135,11 +135,15 @@ struct ReadRingTests {
         #expect((threads?.maxThreads ?? 0) > budget.jobs)
         let (_, none) = try ScanPool.plan(jobs: 2, maxJobs: ScanPool.ioJobs, crossCheck: true, ring: true).get()
         #expect(none == nil)
-        // 60 jobs would leave rings of one file: the threads grow instead, as without io_uring.
+        // 60 jobs: a ring each, shallower, and still within the files planned (a ring of one
+        // file would grow threads instead, as without io_uring).
         let (many, manyGrowth) = try ScanPool.plan(jobs: 60, maxJobs: ScanPool.ioJobs, crossCheck: false, ring: true).get()
-        if many.jobs == 60 {
-            #expect(manyGrowth?.ringDepth == 0)
-            #expect((manyGrowth?.maxThreads ?? 0) > 60)
+        if many.jobs == 60, let manyGrowth {
+            #expect(manyGrowth.maxThreads == 60)
+            if manyGrowth.ringDepth > 0 {
+                #expect(manyGrowth.ringDepth >= 2 && manyGrowth.ringDepth < ring.ringDepth)
+                #expect(manyGrowth.maxThreads * (manyGrowth.ringDepth + 1) <= ScanPool.ringFiles)
+            }
         }
     }
 
