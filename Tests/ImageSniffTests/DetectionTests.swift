@@ -136,6 +136,13 @@ struct DetectionTests {
         }
         #expect(sniff(storedGzip(bytes("<svg xmlns=\"http://www.w3.org/2000/svg\"/>"))).type == .svg)
         #expect(sniff(storedGzip(bytes("just some text, compressed"))).type == .gzip)
+        // The first bytes decide that a stream holds no markup; a byte order mark and white
+        // space before the root, however long, do not.
+        let svg = bytes("<svg xmlns=\"http://www.w3.org/2000/svg\"/>")
+        #expect(sniff(storedGzip([0xEF, 0xBB, 0xBF] + svg)).type == .svg)
+        #expect(sniff(storedGzip(bytes(String(repeating: " ", count: 100)) + svg)).type == .svg)
+        #expect(sniff(storedGzip([0xEF, 0xBB, 0xBF] + bytes(String(repeating: "\n", count: 70)) + svg)).type == .svg)
+        #expect(sniff(storedGzip(bytes(".TH LS 1\n") + svg)).type == .gzip)
         #expect(sniff(storedGzip([0, 1, 2, 3, 4, 5])).type == .gzip)
         // A damaged stream is still gzip, never an error or a trap.
         var broken = storedGzip(bytes("<svg/>"))
