@@ -53,8 +53,17 @@ extension ExtensionAlias {
 
     /// The rows that name `ext` (lower case).
     static func rows(for ext: String) -> [ExtensionAlias] {
-        all.filter { $0.extensions.contains(ext) }
+        byExtension[ext] ?? []
     }
+
+    /// The rows by each extension they name, in table order (asked once a file in a scan).
+    private static let byExtension: [String: [ExtensionAlias]] = {
+        var rows: [String: [ExtensionAlias]] = [:]
+        for row in all {
+            for ext in Set(row.extensions) { rows[ext, default: []].append(row) }
+        }
+        return rows
+    }()
 }
 
 extension Detection {

@@ -545,3 +545,56 @@ struct ForeignTestFilesTests {
         #expect(sniff(try changed("foreign/iff-deep", [(19, 10)])).type != .iffDEEP)
     }
 }
+
+/// `Text.isText` reads eight bytes at a time while they are printable ASCII and hands the first
+/// other byte to its byte rules: it must answer as those rules alone do, wherever in a word the
+/// other byte lies (a line feed, DEL, a control byte, a UTF-8 sequence, or one cut short).
+struct TextWindowTests {
+    /// The rules one byte at a time: white space and a few controls pass, other controls and DEL
+    /// do not; UTF-8 sequences must be whole (unless the window, not the data, cuts the last
+    /// one); without valid UTF-8, at most one byte in eight may be high.
+    static func reference(_ bytes: [UInt8], dataEnds: Bool) -> Bool {
+        var utf8 = true, high = 0, i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x80 {
+                if b == 0x7F || (b < 0x20 && ![0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x1B].contains(b)) { return false }
+                i += 1
+                continue
+            }
+            high += 1
+            let length = (0xC2...0xDF).contains(b) ? 2 : (0xE0...0xEF).contains(b) ? 3 : (0xF0...0xF4).contains(b) ? 4 : 0
+            if utf8 && length > 0 {
+                let tail = bytes[(i + 1)..<min(bytes.count, i + length)]
+                if tail.allSatisfy({ $0 & 0xC0 == 0x80 }) && (tail.count == length - 1 || !dataEnds) {
+                    i += length
+                    continue
+                }
+            }
+            utf8 = false
+            i += 1
+        }
+        return utf8 || high * 8 <= bytes.count
+    }
+
+    @Test func wordsAnswerAsBytes() {
+        let alphabet: [UInt8] = [0x41, 0x20, 0x7E, 0x0A, 0x09, 0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0xFF]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var checked = 0
+        for _ in 0..<20_000 {
+            let count = next() % 40
+            // Mostly printable, so that words pass and the odd byte lands anywhere in one.
+            let bytes = (0..<count).map { _ in next() % 4 == 0 ? alphabet[next() % alphabet.count] : UInt8(0x21 + next() % 94) }
+            for dataEnds in [false, true] {
+                let got = bytes.withUnsafeBytes { Text.isText(ByteView(base: $0), upTo: bytes.count, dataEndsAtView: dataEnds) }
+                #expect(got == Self.reference(bytes, dataEnds: dataEnds), "\(bytes) dataEnds: \(dataEnds)")
+                checked += 1
+            }
+        }
+        #expect(checked == 40_000)
+    }
+}

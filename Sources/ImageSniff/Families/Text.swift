@@ -97,15 +97,19 @@ enum Text: FormatFamily {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         while i < n {
             // Eight bytes at a time while they are printable ASCII (no high bit, nothing below
-            // 0x20, no DEL); anything else goes through the byte-by-byte rules below.
+            // 0x20, no DEL); the first other byte (a line feed, a UTF-8 lead byte) goes through
+            // the byte-by-byte rules below, after the printable bytes before it. (The lowest byte
+            // these masks flag is exact: a borrow only carries upwards.)
             if i + 8 <= n {
                 let w = v.base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                 let control = (w &- ones &* 0x20) & ~w & highs
                 let del = ((w ^ (ones &* 0x7F)) &- ones) & ~(w ^ (ones &* 0x7F)) & highs
-                if w & highs == 0 && control == 0 && del == 0 {
+                let other = (w & highs) | control | del
+                guard other != 0 else {
                     i += 8
                     continue
                 }
+                i += other.trailingZeroBitCount >> 3
             }
             let b = v.base[i]
             if b < 0x80 {
