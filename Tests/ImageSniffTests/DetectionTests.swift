@@ -598,3 +598,31 @@ struct TextWindowTests {
         #expect(checked == 40_000)
     }
 }
+
+/// The inflater gives what gzip compressed, byte for byte, for streams gzip, Python's zlib and
+/// fixed codes wrote (the test images' gzip and SVGZ files, whose sources are test images too), and
+/// a prefix of it when the stream is cut.
+struct InflateTests {
+    @Test(arguments: [
+        ("archive/gzip", "netpbm/p3-plain-ppm", 1),
+        ("svg/svgz-gzip", "svg/xml-prolog", 1),
+        ("svg/svgz-pamtosvg-gzip-1", "svg/netpbm-pamtosvg", 1),
+        ("svg/svgz-python-dynamic", "svg/doctype-and-comments", 20),
+    ])
+    func inflatesWhatWasCompressed(compressed: String, original: String, repeats: Int) throws {
+        let gz = try #require(Manifest.entries.first { $0.file == compressed }).bytes()
+        let once = try #require(Manifest.entries.first { $0.file == original }).bytes()
+        let source = Array([[UInt8]](repeating: once, count: repeats).joined())
+        for limit in [1, 64, 1024, 4096] {
+            let (output, outcome) = try #require(gz.withUnsafeBytes { Inflate.gunzipPrefix(ByteView(base: $0), limit: limit) })
+            #expect(outcome == .complete, "\(compressed), limit \(limit)")
+            #expect(output == Array(source.prefix(limit)), "\(compressed), limit \(limit)")
+        }
+        // Cut anywhere, the output is a prefix of the source, and the input ran out.
+        for cut in stride(from: 11, to: min(gz.count - 8, 600), by: 7) {
+            let (output, outcome) = try #require(gz.prefix(cut).withUnsafeBytes { Inflate.gunzipPrefix(ByteView(base: $0), limit: 1 << 20) })
+            #expect(source.starts(with: output), "\(compressed) cut at \(cut)")
+            #expect(outcome == .ranOut, "\(compressed) cut at \(cut)")
+        }
+    }
+}

@@ -105,14 +105,26 @@ enum Inflate {
             return value
         }
 
-        /// One symbol, reading the code a bit at a time (codes are stored most significant bit first).
+        /// One symbol, its code read a bit at a time (codes are stored most significant bit
+        /// first) from the bits at hand: up to 15 are taken in first, fewer at the end of the input.
         mutating func decode(_ h: Huffman) -> Int? {
+            while bitCount < 15, let b = input.u8(position) {
+                position += 1
+                bitBuffer |= UInt32(b) << UInt32(bitCount)
+                bitCount += 8
+            }
             var code = 0, first = 0, index = 0
+            var pending = bitBuffer
             for len in 1...15 {
-                guard let bit = bits(1) else { return nil }
-                code |= bit
+                guard len <= bitCount else { failed = true; ranOut = true; return nil }
+                code |= Int(pending & 1)
+                pending >>= 1
                 let count = Int(h.counts[len])
-                if code - first < count { return Int(h.symbols[index + code - first]) }
+                if code - first < count {
+                    bitBuffer = pending
+                    bitCount -= len
+                    return Int(h.symbols[index + code - first])
+                }
                 index += count
                 first = (first + count) << 1
                 code <<= 1
