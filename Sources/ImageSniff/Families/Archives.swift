@@ -37,8 +37,8 @@ enum Archives: FormatFamily {
         // SVGZ: an SVG document inside. Inflate a bounded prefix and look at the root element.
         // Most gzip streams hold no markup (man pages, changelogs, tarballs): the first byte they
         // inflate to, past a byte order mark and white space, is not `<`, which a few bytes show
-        // at a fraction of the cost of the whole window (the decoder reads a bit at a time: about
-        // 50 microseconds a man page, most of a scan of /usr/share/man).
+        // at a fraction of the cost of the whole window (the window took about 50 microseconds a
+        // man page, most of a scan of /usr/share/man).
         if let (head, _) = Inflate.gunzipPrefix(v, limit: Budget.inflatedLead),
            let first = significantByte(head), first != UInt8(ascii: "<") {
             return .hit(Hit(.gzip))
