@@ -149,6 +149,9 @@ enum Inflate {
         }
 
         mutating func stored() {
+            // To the next byte boundary: the rest of the byte being read is dropped, and the whole
+            // bytes taken in ahead of it (decoding takes in up to 15 bits at once) are given back.
+            position -= bitCount / 8
             bitBuffer = 0
             bitCount = 0
             guard let length = input.u16le(position), let check = input.u16le(position + 2) else {
