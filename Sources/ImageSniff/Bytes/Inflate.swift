@@ -51,8 +51,14 @@ enum Inflate {
         var counts = [UInt16](repeating: 0, count: 16)
         var symbols: [UInt16]
 
-        /// Builds the code from code lengths; nil when the lengths over-subscribe the code space.
-        init?(lengths: ArraySlice<UInt8>) {
+        /// Where a code may leave part of the code space unused, as zlib takes it: a code-length
+        /// code never, a block's literal or distance code only as one code of one bit (or none at
+        /// all), the fixed distance code (30 codes of 5 bits) always.
+        enum UnusedCodes { case refused, oneOneBitCode, allowed }
+
+        /// Builds the code from code lengths; nil when the lengths over-subscribe the code space,
+        /// or leave part of it unused where `unused` refuses that.
+        init?(lengths: ArraySlice<UInt8>, unused: UnusedCodes = .oneOneBitCode) {
             symbols = [UInt16](repeating: 0, count: lengths.count)
             for l in lengths { counts[Int(l)] += 1 }
             counts[0] = 0
@@ -61,6 +67,15 @@ enum Inflate {
                 left <<= 1
                 left -= Int(counts[len])
                 if left < 0 { return nil }
+            }
+            var longest = 15
+            while longest > 0 && counts[longest] == 0 { longest -= 1 }
+            if left > 0 && longest > 0 {
+                switch unused {
+                case .refused: return nil
+                case .oneOneBitCode: if longest != 1 { return nil }
+                case .allowed: break
+                }
             }
             var offsets = [Int](repeating: 0, count: 16)
             for len in 1..<15 { offsets[len + 1] = offsets[len] + Int(counts[len]) }
@@ -179,7 +194,7 @@ enum Inflate {
                 guard let l = bits(3) else { return }
                 lengths[order[i]] = UInt8(l)
             }
-            guard let codeLengths = Huffman(lengths: lengths[...]) else { failed = true; return }
+            guard let codeLengths = Huffman(lengths: lengths[...], unused: .refused) else { failed = true; return }
             var all = [UInt8](repeating: 0, count: literalCount + distanceCount)
             var i = 0
             while i < all.count {
@@ -251,5 +266,5 @@ enum Inflate {
         return Huffman(lengths: lengths[...])!
     }()
 
-    static let fixedDistances: Huffman = Huffman(lengths: [UInt8](repeating: 5, count: 30)[...])!
+    static let fixedDistances: Huffman = Huffman(lengths: [UInt8](repeating: 5, count: 30)[...], unused: .allowed)!
 }
