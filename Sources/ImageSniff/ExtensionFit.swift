@@ -51,8 +51,8 @@ extension ExtensionAlias {
                        reason: "multi-view (stereo) OpenEXR"),
     ]
 
-    /// The rows that name `ext` (lower case).
-    static func rows(for ext: String) -> [ExtensionAlias] {
+    /// The rows that name `ext` (lower case, without the dot), in table order.
+    public static func rows(for ext: String) -> [ExtensionAlias] {
         byExtension[ext] ?? []
     }
 

@@ -48,7 +48,7 @@ enum Types {
                 // Not a type's own extension, but a name the programs that open such files accept
                 // (.jpc for a JPEG 2000 codestream): what `rename` and `--mismatches` keep.
                 let ext = (query.hasPrefix(".") ? String(query.dropFirst()) : query).lowercased()
-                for alias in ExtensionAlias.all where alias.extensions.contains(ext) {
+                for alias in ExtensionAlias.rows(for: ext) {
                     let types = alias.contents.filter { !onlyImages || $0.isImage }
                     guard !types.isEmpty else { continue }
                     StandardError.line("imgsniff types: '.\(ext)' is no type's own extension, but fits \(types.map(\.identifier).joined(separator: ", ")): \(alias.reason)")

@@ -106,14 +106,19 @@ enum Inflate {
             output.reserveCapacity(limit)
         }
 
-        /// `n` bits, least significant first; nil (and `failed`) when the input runs out.
-        mutating func bits(_ n: Int) -> Int? {
-            while bitCount < n {
-                guard let b = input.u8(position) else { failed = true; ranOut = true; return nil }
+        /// Takes in whole bytes until `n` bits are at hand, or the input ends.
+        mutating func takeIn(_ n: Int) {
+            while bitCount < n, let b = input.u8(position) {
                 position += 1
                 bitBuffer |= UInt32(b) << UInt32(bitCount)
                 bitCount += 8
             }
+        }
+
+        /// `n` bits, least significant first; nil (and `failed`) when the input runs out.
+        mutating func bits(_ n: Int) -> Int? {
+            takeIn(n)
+            guard bitCount >= n else { failed = true; ranOut = true; return nil }
             let value = Int(bitBuffer & ((1 << UInt32(n)) - 1))
             bitBuffer >>= UInt32(n)
             bitCount -= n
@@ -123,11 +128,7 @@ enum Inflate {
         /// One symbol, its code read a bit at a time (codes are stored most significant bit
         /// first) from the bits at hand: up to 15 are taken in first, fewer at the end of the input.
         mutating func decode(_ h: Huffman) -> Int? {
-            while bitCount < 15, let b = input.u8(position) {
-                position += 1
-                bitBuffer |= UInt32(b) << UInt32(bitCount)
-                bitCount += 8
-            }
+            takeIn(15)
             var code = 0, first = 0, index = 0
             var pending = bitBuffer
             for len in 1...15 {

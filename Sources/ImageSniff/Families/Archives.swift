@@ -40,7 +40,7 @@ enum Archives: FormatFamily {
         // at a fraction of the cost of the whole window (the window took about 50 microseconds a
         // man page, most of a scan of /usr/share/man).
         if let (head, _) = Inflate.gunzipPrefix(v, limit: Budget.inflatedLead),
-           let first = significantByte(head), first != UInt8(ascii: "<") {
+           let first = firstSignificant(head), head[first] != UInt8(ascii: "<") {
             return .hit(Hit(.gzip))
         }
         if let (inner, outcome) = Inflate.gunzipPrefix(v, limit: Budget.inflatedSVGZ) {
@@ -51,9 +51,8 @@ enum Archives: FormatFamily {
             guard outcome == .complete else { return .hit(Hit(.gzip)) }
             let isSVG = inner.withUnsafeBytes { raw -> Bool in
                 let view = ByteView(base: raw)
-                var start = view.equals(0xEFBB_BF, length: 3) ? 3 : 0
-                while start < view.count, ByteView.isSpace(view.base[start]) { start += 1 }
-                guard Text.isText(view, upTo: view.count, dataEndsAtView: false) else { return false }
+                guard let start = firstSignificant(inner),
+                      Text.isText(view, upTo: view.count, dataEndsAtView: false) else { return false }
                 return Text.markupRoot(view, from: start) == .svg
             }
             if isSVG { return .hit(Hit(.svg)) }
@@ -61,13 +60,13 @@ enum Archives: FormatFamily {
         return .hit(Hit(.gzip))
     }
 
-    /// The first byte of inflated `output` past a UTF-8 byte order mark and white space; nil when
-    /// the output does not reach one yet (or holds only part of the mark).
-    private static func significantByte(_ output: [UInt8]) -> UInt8? {
+    /// Where inflated `output` goes on past a UTF-8 byte order mark and white space; nil when
+    /// it does not reach a byte there yet (or holds only part of the mark).
+    private static func firstSignificant(_ output: [UInt8]) -> Int? {
         let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
         var i = 0
         if output.starts(with: mark) { i = 3 } else if mark.starts(with: output) { return nil }
         while i < output.count, ByteView.isSpace(output[i]) { i += 1 }
-        return i < output.count ? output[i] : nil
+        return i < output.count ? i : nil
     }
 }

@@ -68,12 +68,21 @@ enum Editors: FormatFamily {
         // The name line and the count line are judged whole, never on a view that cuts them.
         let window = 2 * Budget.headerLine
         if v.count < window && input.hasMore { return .need(window, fallback: nil) }
-        guard let newline = v.find("\n", in: 0..<min(v.count, Budget.headerLine)) else { return .no }
-        var o = newline + 1
-        var digits = 0
-        while let b = v.u8(o), ByteView.isDigit(b), digits < 6 { o += 1; digits += 1 }
-        guard digits > 0, v.matches(" ncells:", at: o) else { return .no }
-        return .hit(Hit(.gimpHose, animated: true))
+        return hoseCountLine(v) == nil ? .no : .hit(Hit(.gimpHose, animated: true))
+    }
+
+    /// A hose's count line after its name line: the number of cells (up to 6 digits), where the
+    /// line goes on (` ncells:` follows the number); nil when the first bytes hold no such line.
+    static func hoseCountLine(_ v: ByteView) -> (cells: Int, rest: Int)? {
+        guard let newline = v.find("\n", in: 0..<min(v.count, Budget.headerLine)) else { return nil }
+        var o = newline + 1, cells = 0, digits = 0
+        while let b = v.u8(o), ByteView.isDigit(b), digits < 6 {
+            cells = cells * 10 + Int(b - 0x30)
+            o += 1
+            digits += 1
+        }
+        guard digits > 0, v.matches(" ncells:", at: o) else { return nil }
+        return (cells, o)
     }
 
     /// A version 1 brush has no tag: header size, version 1, width, height, 1 or 4 bytes a pixel,
@@ -113,14 +122,8 @@ extension Editors {
         // The name line and the count line, whole (as detection judged them).
         let window = min(2 * Budget.headerLine, input.totalLength)
         if v.count < window && input.hasMore { return .need(window, partial: .unknown) }
-        guard let nameEnd = v.find("\n", in: 0..<min(v.count, Budget.headerLine)) else { return .done(.unknown) }
-        var o = nameEnd + 1, cells = 0, digits = 0
-        while let b = v.u8(o), ByteView.isDigit(b), digits < 6 {
-            cells = cells * 10 + Int(b - 0x30)
-            o += 1
-            digits += 1
-        }
-        guard digits > 0, let lineEnd = v.find("\n", in: o..<min(v.count, o + Budget.headerLine)) else { return .done(.unknown) }
+        guard let (cells, o) = hoseCountLine(v),
+              let lineEnd = v.find("\n", in: o..<min(v.count, o + Budget.headerLine)) else { return .done(.unknown) }
         var step = gimpResource(v, at: lineEnd + 1)
         if case .done(var p) = step, p.width != nil {
             p.frameCount = cells
