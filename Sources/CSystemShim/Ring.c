@@ -163,7 +163,9 @@ imgsniff_ring *imgsniff_ring_create(unsigned depth) {
     if (!ring->slots) goto fail;
     for (unsigned i = 0; i < depth; i++) {
         ring->slots[i].fd = -1;
-        ring->slots[i].buffer = malloc(IMGSNIFF_RING_PREFIX);
+        /* On a cache line's boundary: the kernel copies a page into it by its fast path (see
+         * forReads in FileSniffer.swift). */
+        ring->slots[i].buffer = aligned_alloc(64, IMGSNIFF_RING_PREFIX);
         if (!ring->slots[i].buffer) goto fail;
     }
     return ring;

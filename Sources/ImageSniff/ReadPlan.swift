@@ -163,7 +163,7 @@ struct WindowStore {
     /// A window within the first bytes' cap (`near`) counts against neither the far reads nor the
     /// forward rule: it holds bytes a stream holds in its first bytes.
     mutating func add(_ range: Range<Int>, near: Bool = false, fill: (UnsafeMutableRawBufferPointer) -> Int) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(range.count, 1), alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.forReads(max(range.count, 1))
         let got = max(0, min(fill(buffer), range.count))
         storage.append(buffer)
         if near {

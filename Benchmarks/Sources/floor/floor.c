@@ -1,6 +1,6 @@
 // floor: the least work any content sniffer must do per file, to compare `imgsniff scan` with.
 //
-//   floor [--threads N] [--checked] DIR...
+//   floor [--threads N] [--checked] [--misalign B] DIR...
 //   floor --inflight N [--fadvise] [--checked] DIR...
 //   floor --uring DEPTH [--submitters S] [--fadvise] [--checked] DIR...   (built with -DFLOOR_URING -luring)
 //
@@ -14,6 +14,11 @@
 // --checked adds the two calls `imgsniff scan` makes per file for safety (issue 15): fstatat
 // (AT_SYMLINK_NOFOLLOW) just before openat, refusing anything but a regular file, and fstat of
 // the open descriptor, which must be that same file, before the read.
+//
+// --misalign B puts every read buffer B bytes past a page boundary (default 0): the kernel copies a
+// page into a buffer by its fast path only when the buffer is on a 64-byte boundary too, so
+// --misalign 16 (malloc's alignment) shows what a sniffer that reads into plain malloc'd storage
+// pays.
 //
 // Concurrent floors (issue 28), for a tree that is not in the page cache, where what counts is how
 // many reads wait on the device at once:
@@ -70,6 +75,11 @@ static int is_reg(int dfd, struct dirent *e) {
 
 static int checked = 0;
 static int fadvise_random = 0;
+static int misalign = 0;
+
+// The buffer a file's first bytes are read into: on a page boundary, or --misalign bytes past one.
+static unsigned char *buffer_new(void) { return (unsigned char *)aligned_alloc(4096, PREFIX + 4096) + misalign; }
+static void buffer_free(unsigned char *b) { free(b - misalign); }
 
 static void sniff(int dfd, const char *name, unsigned char *buf, Counts *c) {
     struct stat before, after;
@@ -154,13 +164,13 @@ static atomic_size_t next_dir;
 
 static void *worker(void *arg) {
     Counts *c = arg;
-    unsigned char *buf = aligned_alloc(4096, PREFIX);
+    unsigned char *buf = buffer_new();
     for (;;) {
         size_t i = atomic_fetch_add(&next_dir, 1);
         if (i >= dirs.count) break;
         scan_files(dirs.items[i], buf, c);
     }
-    free(buf);
+    buffer_free(buf);
     return NULL;
 }
 
@@ -246,14 +256,14 @@ static void walk_queue(int parent, const char *name) {
 
 static void *inflight_worker(void *arg) {
     Counts *c = arg;
-    unsigned char *buf = aligned_alloc(4096, PREFIX);
+    unsigned char *buf = buffer_new();
     Item it;
     while (queue_pop(&it, 1, 1) == 1) {
         sniff(it.dir->fd, it.name, buf, c);
         free(it.name);
         dir_release(it.dir);
     }
-    free(buf);
+    buffer_free(buf);
     return NULL;
 }
 
@@ -327,7 +337,7 @@ static void *uring_submitter(void *arg) {
     Slot *slots = calloc(depth, sizeof *slots);
     int live = 0;
     for (int i = 0; i < depth; i++) {
-        slots[i].buf = aligned_alloc(4096, PREFIX);
+        slots[i].buf = buffer_new();
         // Block for the first file only: the walk may not have queued the rest yet.
         live += slot_start(&ring, &slots[i], i == 0);
     }
@@ -387,7 +397,7 @@ static void *uring_submitter(void *arg) {
         }
     }
     io_uring_queue_exit(&ring);
-    for (int i = 0; i < depth; i++) free(slots[i].buf);
+    for (int i = 0; i < depth; i++) buffer_free(slots[i].buf);
     free(slots);
     return NULL;
 }
@@ -402,10 +412,12 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[first], "--submitters") == 0 && first + 1 < argc) subs = atoi(argv[++first]);
         else if (strcmp(argv[first], "--checked") == 0) checked = 1;
         else if (strcmp(argv[first], "--fadvise") == 0) fadvise_random = 1;
+        else if (strcmp(argv[first], "--misalign") == 0 && first + 1 < argc) misalign = atoi(argv[++first]);
         else break;
     }
-    if (first >= argc || threads < 1 || subs < 1 || inflight < 0 || uring < 0 || (inflight && uring)) {
-        fprintf(stderr, "usage: floor [--threads N | --inflight N | --uring DEPTH [--submitters S]] [--fadvise] [--checked] DIR...\n");
+    if (first >= argc || threads < 1 || subs < 1 || inflight < 0 || uring < 0 || (inflight && uring) ||
+        misalign < 0 || misalign > 4095) {
+        fprintf(stderr, "usage: floor [--threads N | --inflight N | --uring DEPTH [--submitters S]] [--fadvise] [--checked] [--misalign B] DIR...\n");
         return 64;
     }
     Counts total = {0};
@@ -454,9 +466,9 @@ int main(int argc, char **argv) {
 #endif
         threads = n;
     } else if (threads == 1) {
-        unsigned char *buf = aligned_alloc(4096, PREFIX);
+        unsigned char *buf = buffer_new();
         for (int i = first; i < argc; i++) walk(AT_FDCWD, argv[i], buf, &total);
-        free(buf);
+        buffer_free(buf);
     } else {
         for (int i = first; i < argc; i++) list_dirs(argv[i], &dirs);
         pthread_t tid[threads];
