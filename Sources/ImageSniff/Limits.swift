@@ -29,8 +29,10 @@ enum Budget {
     static let headerLine = 256
     /// Bytes of a gzip stream inflated to see whether it holds SVG.
     static let inflatedSVGZ = 1024
-    /// Bytes inflated first, to see whether the stream can hold markup at all.
-    static let inflatedLead = 64
+    /// Bytes inflated first, to see whether the stream can hold markup at all: its first byte
+    /// past a byte order mark and white space, which nearly every stream reaches in 8 (a stream
+    /// that does not goes on to `inflatedSVGZ`).
+    static let inflatedLead = 8
     /// The largest `ftyp` box taken as real (ISO BMFF).
     static let ftypBox = 4096
     /// Compatible brands kept beyond the first 16 (an `ftyp` box lists at most ~1000).

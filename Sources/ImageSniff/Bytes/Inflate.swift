@@ -46,21 +46,38 @@ enum Inflate {
         return o + 1
     }
 
-    /// Canonical Huffman code: how many codes of each length, and the symbols in code order.
-    struct Huffman {
-        var counts = [UInt16](repeating: 0, count: 16)
-        var symbols: [UInt16]
+    /// Canonical Huffman code: how many codes of each length, the symbols in code order, and a
+    /// table that decodes any code of up to `tableBits` bits in one look-up. Fixed-size storage
+    /// in one object (a class, so that decoding reads it in place rather than copying it): a gzip
+    /// file's first block builds three of these, and with arrays (three allocations each) and
+    /// codes read a bit at a time, inflating 64 bytes of a man page took about 57,000
+    /// instructions, most of a scan of /usr/share/man.
+    final class Huffman: Sendable {
+        /// Codes this long or shorter are decoded by one look-up; longer ones (rare in practice:
+        /// up to 15 bits) a bit at a time.
+        static let tableBits = 9
+        let counts: InlineArray<16, UInt16>
+        let symbols: InlineArray<288, UInt16>
+        /// Indexed by the next bits of input (first bit lowest) under `tableMask`: the symbol << 4
+        /// and its code's length; 0 where the code is longer than the table, or unused.
+        let table: InlineArray<512, UInt16>
+        /// As many bits as the longest code, at most `tableBits`; none for a code built without
+        /// its table.
+        let tableMask: Int
 
         /// Where a code may leave part of the code space unused, as zlib takes it: a code-length
         /// code never, a block's literal or distance code only as one code of one bit (or none at
         /// all), the fixed distance code (30 codes of 5 bits) always.
         enum UnusedCodes { case refused, oneOneBitCode, allowed }
 
-        /// Builds the code from code lengths; nil when the lengths over-subscribe the code space,
-        /// or leave part of it unused where `unused` refuses that.
-        init?(lengths: ArraySlice<UInt8>, unused: UnusedCodes = .oneOneBitCode) {
-            symbols = [UInt16](repeating: 0, count: lengths.count)
-            for l in lengths { counts[Int(l)] += 1 }
+        /// Builds the code from code lengths (at most 288); nil when the lengths over-subscribe
+        /// the code space, or leave part of it unused where `unused` refuses that. `table`: whether
+        /// to build the look-up table, which pays for itself over a few dozen symbols (a block's
+        /// code-length code decodes about 300; 64 bytes of output take fewer).
+        init?(lengths: Span<UInt8>, unused: UnusedCodes = .oneOneBitCode, table fast: Bool = true) {
+            guard lengths.count <= 288 else { return nil }
+            var counts = InlineArray<16, UInt16>(repeating: 0)
+            for i in lengths.indices { counts[Int(lengths[i])] += 1 }
             counts[0] = 0
             var left = 1
             for len in 1...15 {
@@ -77,19 +94,47 @@ enum Inflate {
                 case .allowed: break
                 }
             }
-            var offsets = [Int](repeating: 0, count: 16)
-            for len in 1..<15 { offsets[len + 1] = offsets[len] + Int(counts[len]) }
-            for (symbol, l) in lengths.enumerated() where l != 0 {
-                symbols[offsets[Int(l)]] = UInt16(symbol)
-                offsets[Int(l)] += 1
+            var offsets = InlineArray<16, UInt16>(repeating: 0)
+            for len in 1..<15 { offsets[len + 1] = offsets[len] + counts[len] }
+            var symbols = InlineArray<288, UInt16>(repeating: 0)
+            for symbol in lengths.indices where lengths[symbol] != 0 {
+                let l = Int(lengths[symbol])
+                symbols[Int(offsets[l])] = UInt16(symbol)
+                offsets[l] += 1
             }
+            // Codes are given out in order: each length's first code follows the last of the
+            // length before, shifted left. The input holds a code's first bit lowest, so each code
+            // of `len` bits is entered, bits reversed, at every index that ends in it.
+            var table = InlineArray<512, UInt16>(repeating: 0)
+            let tableBits = fast ? min(longest, Huffman.tableBits) : 0
+            var code = 0, index = 0, len = 1
+            while len <= tableBits {
+                for _ in 0..<Int(counts[len]) {
+                    var reversed = 0
+                    for b in 0..<len where code & (1 << b) != 0 { reversed |= 1 << (len - 1 - b) }
+                    let entry = symbols[index] << 4 | UInt16(len)
+                    var i = reversed
+                    while i < 1 << tableBits {
+                        table[i] = entry
+                        i += 1 << len
+                    }
+                    code += 1
+                    index += 1
+                }
+                code <<= 1
+                len += 1
+            }
+            self.counts = counts
+            self.symbols = symbols
+            self.table = table
+            self.tableMask = (1 << tableBits) - 1
         }
     }
 
     struct Decoder {
         let input: ByteView
         var position: Int  // next byte
-        var bitBuffer: UInt32 = 0
+        var bitBuffer: UInt64 = 0
         var bitCount = 0
         let limit: Int
         var output: [UInt8] = []
@@ -108,9 +153,14 @@ enum Inflate {
 
         /// Takes in whole bytes until `n` bits are at hand, or the input ends.
         mutating func takeIn(_ n: Int) {
+            if bitCount < n, bitCount <= 32, let word = input.u32le(position) {
+                position += 4
+                bitBuffer |= UInt64(word) << UInt64(bitCount)
+                bitCount += 32
+            }
             while bitCount < n, let b = input.u8(position) {
                 position += 1
-                bitBuffer |= UInt32(b) << UInt32(bitCount)
+                bitBuffer |= UInt64(b) << UInt64(bitCount)
                 bitCount += 8
             }
         }
@@ -119,16 +169,24 @@ enum Inflate {
         mutating func bits(_ n: Int) -> Int? {
             takeIn(n)
             guard bitCount >= n else { failed = true; ranOut = true; return nil }
-            let value = Int(bitBuffer & ((1 << UInt32(n)) - 1))
-            bitBuffer >>= UInt32(n)
+            let value = Int(bitBuffer & ((1 << UInt64(n)) - 1))
+            bitBuffer >>= UInt64(n)
             bitCount -= n
             return value
         }
 
-        /// One symbol, its code read a bit at a time (codes are stored most significant bit
-        /// first) from the bits at hand: up to 15 are taken in first, fewer at the end of the input.
+        /// One symbol: by the code's table where it is that short and its bits are at hand, else
+        /// its code read a bit at a time (codes are stored most significant bit first) from the
+        /// bits at hand: up to 15 are taken in first, fewer at the end of the input.
         mutating func decode(_ h: Huffman) -> Int? {
             takeIn(15)
+            let entry = Int(h.table[Int(truncatingIfNeeded: bitBuffer) & h.tableMask])
+            let length = entry & 15
+            if length != 0 && length <= bitCount {
+                bitBuffer >>= UInt64(length)
+                bitCount -= length
+                return entry >> 4
+            }
             var code = 0, first = 0, index = 0
             var pending = bitBuffer
             for len in 1...15 {
@@ -189,16 +247,16 @@ enum Inflate {
             guard let nlen = bits(5), let ndist = bits(5), let ncode = bits(4) else { return }
             let literalCount = nlen + 257, distanceCount = ndist + 1
             guard literalCount <= 286, distanceCount <= 30 else { failed = true; return }
-            let order = Inflate.codeLengthOrder
-            var lengths = [UInt8](repeating: 0, count: 19)
+            var lengths = InlineArray<19, UInt8>(repeating: 0)
             for i in 0..<(ncode + 4) {
                 guard let l = bits(3) else { return }
-                lengths[order[i]] = UInt8(l)
+                lengths[Inflate.codeLengthOrder[i]] = UInt8(l)
             }
-            guard let codeLengths = Huffman(lengths: lengths[...], unused: .refused) else { failed = true; return }
-            var all = [UInt8](repeating: 0, count: literalCount + distanceCount)
+            guard let codeLengths = Huffman(lengths: lengths.span, unused: .refused) else { failed = true; return }
+            var all = InlineArray<316, UInt8>(repeating: 0)
+            let total = literalCount + distanceCount
             var i = 0
-            while i < all.count {
+            while i < total {
                 guard let symbol = decode(codeLengths) else { return }
                 if symbol < 16 {
                     all[i] = UInt8(symbol); i += 1
@@ -216,11 +274,12 @@ enum Inflate {
                     guard let r = bits(7) else { return }
                     repeatCount = 11 + r
                 }
-                guard i + repeatCount <= all.count else { failed = true; return }
+                guard i + repeatCount <= total else { failed = true; return }
                 for _ in 0..<repeatCount { all[i] = value; i += 1 }
             }
-            guard let literals = Huffman(lengths: all[0..<literalCount]),
-                  let distances = Huffman(lengths: all[literalCount...]) else { failed = true; return }
+            let fast = limit - output.count > 64
+            guard let literals = Huffman(lengths: all.span.extracting(0..<literalCount), table: fast),
+                  let distances = Huffman(lengths: all.span.extracting(literalCount..<total), table: fast) else { failed = true; return }
             compressed(literals, distances)
         }
 
@@ -264,8 +323,8 @@ enum Inflate {
         var lengths = [UInt8](repeating: 8, count: 288)
         for i in 144..<256 { lengths[i] = 9 }
         for i in 256..<280 { lengths[i] = 7 }
-        return Huffman(lengths: lengths[...])!
+        return Huffman(lengths: lengths.span)!
     }()
 
-    static let fixedDistances: Huffman = Huffman(lengths: [UInt8](repeating: 5, count: 30)[...], unused: .allowed)!
+    static let fixedDistances: Huffman = Huffman(lengths: [UInt8](repeating: 5, count: 30).span, unused: .allowed)!
 }
