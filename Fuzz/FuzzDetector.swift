@@ -11,6 +11,11 @@ import Glibc
 /// The file each input is written to (one per process: libFuzzer's workers are processes).
 private let scratchPath = "/tmp/imgsniff-fuzz-\(getpid())"
 
+/// `Fuzz/run.sh sweep` (CI's AddressSanitizer run) sets IMAGESNIFF_FUZZ_SWEEP: each input then
+/// goes through every read plan and both with and without properties, not the ones its bytes
+/// pick, since the sweep's inputs are test images, cut and flipped, rather than mutations.
+private let sweep = getenv("IMAGESNIFF_FUZZ_SWEEP") != nil
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let whole = UnsafeRawBufferPointer(start: data, count: size)
@@ -29,10 +34,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // pointing anywhere, cycles, ranges past the end), with properties, picked by the third byte.
     let third = size > 2 ? data[2] : 0
     let budget = third & 2 == 0 ? ReadBudget.default : ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 << 20, verify: third & 4 != 0)
-    problems += DetectionInvariants.incrementalViolations(whole, chunk: chunk, lengthKnown: third & 1 == 1,
-                                                          properties: third & 8 != 0, budget: budget)
-    // Through a file: the reads a FileSniffer makes give what the bytes give.
-    problems += DetectionInvariants.fileViolations(whole, scratchPath: scratchPath, budget: budget)
+    let plans = sweep ? [(ReadBudget.default, false, true), (.default, true, false),
+                         (ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 << 20, verify: true), true, true),
+                         (ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 << 20), false, false)]
+                      : [(budget, third & 8 != 0, third & 1 == 1)]
+    for (budget, properties, lengthKnown) in plans {
+        problems += DetectionInvariants.incrementalViolations(whole, chunk: chunk, lengthKnown: lengthKnown,
+                                                              properties: properties, budget: budget)
+        // Through a file: the reads a FileSniffer makes give what the bytes give.
+        problems += DetectionInvariants.fileViolations(whole, scratchPath: scratchPath, budget: budget)
+    }
     if !problems.isEmpty { fatalError("invariant violated: " + problems.joined(separator: "; ")) }
     return 0
 }

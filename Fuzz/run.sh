@@ -8,6 +8,8 @@
 #   Fuzz/run.sh build           # build only
 #   Fuzz/run.sh repro FILE...   # run the target once on each FILE (to replay a crash)
 #   Fuzz/run.sh minimize FILE   # shrink a crashing FILE to FILE.min
+#   Fuzz/run.sh sweep           # every seed whole, cut and flipped, once each, every read plan
+#                               # (deterministic: CI's AddressSanitizer run; sweep.py makes them)
 #
 # FUZZ_SWIFTC_FLAGS adds compiler flags.
 #
@@ -74,6 +76,19 @@ case "$mode" in
     minimize)
         exec nice -n "$nice_level" "$bin" -minimize_crash=1 -runs=200000 \
             -exact_artifact_path="$1.min" "$1" ;;
+    sweep)
+        inputs="$(mktemp -d)"
+        log="$(mktemp)"
+        trap 'rm -rf "$inputs" "$log"' EXIT
+        python3 "$here/sweep.py" "$inputs" "$root/TestImages" "$here/seeds" "$root/Tests/ImageSniffTests/FuzzRegressions"
+        echo "sweep: $(find "$inputs" -type f | wc -l) inputs" >&2
+        # -runs=0: each input once, no mutation; a violated invariant or a memory error fails.
+        rc=0
+        IMAGESNIFF_FUZZ_SWEEP=1 "$bin" -runs=0 -max_len=2000000 -timeout=30 -rss_limit_mb=2048 \
+            -artifact_prefix="$crashes/" "$inputs" >"$log" 2>&1 || rc=$?
+        grep -vE '^#[0-9]+[[:space:]]+(pulse|INITED|DONE)' "$log" | tail -60 >&2 || true
+        echo "sweep: exit $rc" >&2
+        exit "$rc" ;;
 esac
 
 seed_corpus
