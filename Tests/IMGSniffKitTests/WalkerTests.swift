@@ -148,3 +148,41 @@ struct WalkerTests {
         }
     }
 }
+
+/// A directory's names come out in bytewise order (`memcmp`, then the shorter first): the sort
+/// compares 8-byte keys first, so names that share their first 8 bytes, names that are prefixes
+/// of others, and bytes past 0x7F are where it could go wrong.
+@Suite("Directory listing order")
+struct DirectoryListingOrderTests {
+    @Test func namesComeOutBytewise() throws {
+        let tree = try ScratchTree()
+        var names: Set<[UInt8]> = [Array("a".utf8), Array("ab".utf8), Array("abcdefgh".utf8), Array("abcdefghi".utf8),
+                                   Array("abcdefgg".utf8), Array("abcdefgh0".utf8), Array("abcdefgh00".utf8),
+                                   Array("B".utf8), Array("b".utf8), [0xC3, 0xA9], [0xFF], [0x7F, 0x41], Array("0".utf8)]
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = Array("aAb0.-_".utf8) + [0x7F, 0x80, 0xC3, 0xA9, 0xFE]
+        while names.count < 400 {
+            // Shared prefixes of 6-10 bytes, then a few random bytes: keys equal and unequal.
+            let stem = Array("stemstemst".utf8.prefix(Int.random(in: 6...10, using: &generator)))
+            let tail = (0..<Int.random(in: 0...4, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let name = Bool.random(using: &generator) ? stem + tail : tail + stem
+            if !name.isEmpty, name != Array(".".utf8), name != Array("..".utf8), !name.contains(UInt8(ascii: "/")) {
+                names.insert(name)
+            }
+        }
+        for name in names {
+            let path = Array(tree.root.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+            let fd = path.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT, 0o600) }
+            try #require(fd >= 0)
+            close(fd)
+        }
+        let dir = try FileDescriptor.openDirectory(Array(tree.root.path.utf8))
+        defer { dir.close() }
+        let listing = try DirectoryListing(dir)
+        let listed = (0..<listing.count).map { listing.name($0) }
+        let expected = names.sorted { a, b in a.lexicographicallyPrecedes(b) }
+        let inOrder = listed == expected
+        let first = zip(listed, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(inOrder, "\(listed.count) names listed of \(expected.count); first out of place at \(first.map(String.init) ?? "-"): \(first.map { listed[$0] } ?? [])")
+    }
+}

@@ -2,6 +2,10 @@
 /// allocation per name).
 package struct DirectoryListing: Sendable {
     package struct Item: Sendable {
+        /// The name's first 8 bytes, the first highest, zero past its end: names compare as
+        /// their keys do wherever the keys differ (a name holds no NUL), so sorting compares
+        /// the bytes themselves only for names that share their first 8.
+        let key: UInt64
         let start: Int32
         let length: Int32
         /// `d_type` (`DT_UNKNOWN` when the file system does not say).
@@ -31,7 +35,9 @@ package struct DirectoryListing: Sendable {
                     if length == 2 && name[0] == 0x2E && name[1] == 0x2E { return false }
                     let start = storage.count
                     storage.append(contentsOf: UnsafeRawBufferPointer(start: name, count: length))
-                    items.append(Item(start: Int32(start), length: Int32(length), type: type))
+                    var key: UInt64 = 0
+                    for i in 0..<8 { key = key << 8 | UInt64(i < length ? UInt8(bitPattern: name[i]) : 0) }
+                    items.append(Item(key: key, start: Int32(start), length: Int32(length), type: type))
                     return true
                 }
             }
@@ -40,6 +46,7 @@ package struct DirectoryListing: Sendable {
         if errno != 0 { throw Errno.current }
         storage.withUnsafeBufferPointer { bytes in
             items.sort { a, b in
+                if a.key != b.key { return a.key < b.key }
                 let n = Int(min(a.length, b.length))
                 if n > 0 {
                     let c = memcmp(bytes.baseAddress! + Int(a.start), bytes.baseAddress! + Int(b.start), n)
