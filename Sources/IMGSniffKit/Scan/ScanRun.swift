@@ -90,12 +90,13 @@ package enum ScanRun {
                             progress.clear()
                             StandardError.line(message)
                         }
-                        guard items[i].record != nil else { continue }
-                        tally.add(items[i].record!)
+                        // Taken out once: each `items[i].record!` copied the whole record.
+                        guard let record = items[i].record else { continue }
+                        tally.add(record)
                         progress.update(tally.summary.scanned)
-                        guard items[i].record!.isIncluded else { continue }
+                        guard record.isIncluded else { continue }
                         let encoded = UnsafeBufferPointer(rebasing: bytes[items[i].encoded])
-                        if !writer.write(items[i].record!, encoded: encoded, to: output) { return false }
+                        if !writer.write(record, encoded: encoded, to: output) { return false }
                         if output.failure != nil { return false }
                     }
                     return !Interrupt.requested
