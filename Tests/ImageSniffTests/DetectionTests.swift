@@ -669,3 +669,47 @@ struct InflateTests {
         }
     }
 }
+
+/// `ByteView.find` (memchr for the first byte, then the rest) against a byte-at-a-time search,
+/// over buffers dense in first bytes and near misses, ranges that run past either end, and a far
+/// window searched on its own.
+@Suite("Byte search")
+struct ByteSearchTests {
+    static func reference(_ bytes: [UInt8], _ needle: [UInt8], _ range: Range<Int>) -> Int? {
+        let lower = max(range.lowerBound, 0), upper = min(range.upperBound, bytes.count) - needle.count
+        guard lower <= upper else { return nil }
+        return (lower...upper).first { Array(bytes[$0..<($0 + needle.count)]) == needle }
+    }
+
+    @Test func findAgreesWithAByteAtATimeSearch() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("<svg\n\0 ab".utf8)
+        let needles: [(StaticString, [UInt8])] = [("\n", [10]), ("<svg", Array("<svg".utf8)), ("\0\0", [0, 0]),
+                                                  ("ab", Array("ab".utf8)), ("svg\n", Array("svg\n".utf8))]
+        for _ in 0..<3000 {
+            let count = Int.random(in: 0...300, using: &generator)
+            let bytes = (0..<count).map { _ in alphabet.randomElement(using: &generator)! }
+            let lower = Int.random(in: -4...(count + 4), using: &generator)
+            let range = lower..<max(lower, Int.random(in: (lower - 2)...(count + 8), using: &generator))
+            for (needle, expected) in needles {
+                let found = bytes.withUnsafeBytes { ByteView(base: $0).find(needle, in: range) }
+                #expect(found == ByteSearchTests.reference(bytes, expected, range), "\(bytes) \(range) \(expected)")
+            }
+        }
+    }
+
+    @Test func findSearchesAFarWindowOnItsOwn() {
+        let prefix = Array("abc\n".utf8), far = Array("xx<svg yy\n".utf8)
+        prefix.withUnsafeBytes { base in far.withUnsafeBytes { farBytes in
+            let windows = [FarWindow(offset: 1000, bytes: farBytes)]
+            windows.withUnsafeBufferPointer { windows in
+                let v = ByteView(base: base, windows: windows)
+                #expect(v.find("<svg", in: 1000..<1010) == 1002)
+                #expect(v.find("\n", in: 1003..<2000) == 1009)
+                #expect(v.find("\n", in: 0..<2000) == 3, "from the first bytes: their own line feed")
+                #expect(v.find("<svg", in: 1003..<1010) == nil)
+                #expect(v.find("\n", in: 500..<2000) == nil, "a start in no window finds nothing")
+            }
+        } }
+    }
+}

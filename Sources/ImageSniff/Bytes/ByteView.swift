@@ -1,6 +1,14 @@
 // Bounds-checked reads over the bytes under inspection. Every accessor answers nil (or false)
 // when the bytes are not there; none can trap, whatever the offset.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A range of the data held away from its first bytes: what a read plan fetched at `offset`.
 struct FarWindow {
     let offset: Int
@@ -183,19 +191,15 @@ struct ByteView {
             origin = w.offset
         }
         let upper = min(range.upperBound, origin + run.count) - n
-        guard lower <= upper else { return nil }
-        let first = s.utf8Start[0]
+        guard lower <= upper, let start = run.baseAddress else { return nil }
+        // The first byte by memchr (many bytes a step), the rest compared where it is found.
         let p = s.utf8Start
         var i = lower
-        scan: while i <= upper {
-            if run[i - origin] == first {
-                for k in 1..<n where run[i - origin + k] != p[k] {
-                    i += 1
-                    continue scan
-                }
-                return i
-            }
-            i += 1
+        while i <= upper {
+            guard let hit = memchr(start + (i - origin), Int32(p[0]), upper - i + 1) else { return nil }
+            let at = start.distance(to: UnsafeRawPointer(hit)) + origin
+            if n == 1 || memcmp(hit + 1, p + 1, n - 1) == 0 { return at }
+            i = at + 1
         }
         return nil
     }
