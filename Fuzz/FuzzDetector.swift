@@ -33,10 +33,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // is), so that small inputs are read through far windows and frame walks too (offsets
     // pointing anywhere, cycles, ranges past the end), with properties, picked by the third byte.
     let third = size > 2 ? data[2] : 0
-    let budget = third & 2 == 0 ? ReadBudget.default : ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 << 20, verify: third & 4 != 0)
+    func small(verify: Bool) -> ReadBudget { ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 << 20, verify: verify) }
+    let budget = third & 2 == 0 ? ReadBudget.default : small(verify: third & 4 != 0)
+    // (budget, properties, length known)
     let plans = sweep ? [(ReadBudget.default, false, true), (.default, true, false),
-                         (ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 << 20, verify: true), true, true),
-                         (ReadBudget(reads: 8, bytesKept: 0, bytesSkipped: 64 << 20), false, false)]
+                         (small(verify: true), true, true), (small(verify: false), false, false)]
                       : [(budget, third & 8 != 0, third & 1 == 1)]
     for (budget, properties, lengthKnown) in plans {
         problems += DetectionInvariants.incrementalViolations(whole, chunk: chunk, lengthKnown: lengthKnown,
