@@ -10,10 +10,17 @@ protocol ScanWriter {
     var showsErrors: Bool { get }
     /// Whether the writer uses the per-type counts of `ScanSummary`.
     var needsSummary: Bool { get }
+    /// Whether the output is the included records' encodings one after the other, nothing
+    /// between them (NDJSON, CSV): `write` is then not called; the run writes each batch's bytes.
+    var writesBatches: Bool { get }
     mutating func begin(_ output: OutputStream)
     /// One included record, with its encoding when `encoding` is set. False stops the scan.
     mutating func write(_ record: ScanRecord, encoded: UnsafeBufferPointer<UInt8>, to output: OutputStream) -> Bool
     mutating func end(_ summary: ScanSummary, filtered: Bool, to output: OutputStream)
+}
+
+extension ScanWriter {
+    var writesBatches: Bool { false }
 }
 
 enum ScanOutput {
@@ -43,6 +50,7 @@ struct EncodedWriter: ScanWriter {
     var encoding: ScanFormat? { format }
     var showsErrors: Bool { true }
     var needsSummary: Bool { false }
+    var writesBatches: Bool { format != .json }
 
     func begin(_ output: OutputStream) {
         switch format {
