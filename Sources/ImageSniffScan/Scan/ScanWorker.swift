@@ -57,6 +57,9 @@ package final class ScanWorker {
     package func process(_ entries: [WalkEntry]) -> ScanBatchResult {
         var result = ScanBatchResult()
         result.items.reserveCapacity(entries.count)
+        // Room for the records as most are (about 300 bytes): the array is not grown and copied
+        // again and again as they come.
+        if encoder != nil { result.bytes.reserveCapacity(entries.count * 384) }
         // Through a buffer pointer: the entries are read in place, not copied (and retained) one
         // by one, as an array's subscript would.
         entries.withUnsafeBufferPointer { entries in
@@ -64,24 +67,26 @@ package final class ScanWorker {
             // are put in walk order here (what the ring left out takes the usual path below).
             let ringRecords = usesRing ? readRing().map { scanThroughRing(entries, $0) } : nil
             for index in entries.indices {
-                var item = ScanItem()
                 if let fs = entries[index].skippedFilesystem {
-                    item.message = "imgsniff: \(entries[index].displayPath): not entered: \(fs) is a pseudo-filesystem (use --pseudo-filesystems)"
-                } else {
-                    let record = ringRecords?[index] ?? scan(entries[index])
-                    // Errors go to standard error unless the output shows them (a table row).
-                    if let problem = record.problem, record.isFailure,
-                       encoder != nil || !settings.recordsShowErrors || !record.isIncluded {
-                        item.message = "imgsniff: \(record.displayPath): \(problem.message)"
-                    }
-                    if record.isIncluded, let encoder {
-                        let start = result.bytes.count
-                        encoder.encode(record, into: &result.bytes)
-                        item.encoded = start..<result.bytes.count
-                    }
-                    item.record = record
+                    result.items.append(ScanItem(message: "imgsniff: \(entries[index].displayPath): not entered: \(fs) is a pseudo-filesystem (use --pseudo-filesystems)"))
+                    continue
                 }
-                result.items.append(item)
+                // The record is moved, not copied, into its item and the item into the batch
+                // (each copy of a record is a `memcpy` and a retain of everything it holds).
+                let record = ringRecords?[index] ?? scan(entries.baseAddress! + index, throughRing: nil)
+                // Errors go to standard error unless the output shows them (a table row).
+                var message: String?
+                if let problem = record.problem, record.isFailure,
+                   encoder != nil || !settings.recordsShowErrors || !record.isIncluded {
+                    message = "imgsniff: \(record.displayPath): \(problem.message)"
+                }
+                var encoded = 0..<0
+                if record.isIncluded, let encoder {
+                    let start = result.bytes.count
+                    encoder.encode(record, into: &result.bytes)
+                    encoded = start..<result.bytes.count
+                }
+                result.items.append(ScanItem(record: consume record, encoded: encoded, message: message))
             }
         }
         return result
@@ -136,12 +141,12 @@ package final class ScanWorker {
             switch ring.next() {
             case .opened(let slot, let fd, let length, let prefix):
                 let index = entryInSlot[slot]
-                records[index] = scan(entries[index], throughRing: .opened(fd: fd, length: length, prefix: prefix))
+                records[index] = scan(entries.baseAddress! + index, throughRing: .opened(fd: fd, length: length, prefix: prefix))
                 filesThroughRing += 1
                 _ = startNext(in: slot)  // after the scan: the slot's prefix is read
             case .readFailed(let slot, let errno):
                 let index = entryInSlot[slot]
-                records[index] = scan(entries[index], throughRing: .readFailed(errno: errno))
+                records[index] = scan(entries.baseAddress! + index, throughRing: .readFailed(errno: errno))
                 _ = startNext(in: slot)
             case .fallBack(let slot):
                 _ = startNext(in: slot)
@@ -169,19 +174,22 @@ package final class ScanWorker {
 
     /// The record of one entry.
     package func scan(_ entry: WalkEntry) -> ScanRecord {
-        scan(entry, throughRing: nil)
+        withUnsafePointer(to: entry) { scan($0, throughRing: nil) }
     }
 
-    private func scan(_ entry: WalkEntry, throughRing ringFile: RingFile?) -> ScanRecord {
-        var r = ScanRecord(path: entry.path)
+    /// The record of the entry at `entry`, read where it lies: each field is read as it is
+    /// wanted (a call with `entries[index]` of a buffer would copy the whole entry, and retain all
+    /// it holds).
+    private func scan(_ entry: UnsafePointer<WalkEntry>, throughRing ringFile: RingFile?) -> ScanRecord {
+        var r = ScanRecord(path: entry.pointee.path)
         let fileExtension = r.fileExtension
         let hint = settings.hint(forExtension: fileExtension)
         var standardInputBytes: [UInt8]?
-        if let error = entry.error {
+        if let error = entry.pointee.error {
             r.problem = .walk(error)
             r.isFailure = true
         } else {
-            switch entry.kind {
+            switch entry.pointee.kind {
             case .standardInput:
                 do throws(Errno) {
                     let reading = try StandardInput.detect(hint: hint, properties: settings.readsProperties, verify: settings.verify)
@@ -197,10 +205,10 @@ package final class ScanWorker {
                 r.problem = .directory
             case let kind where kind.isSpecial && kind != .unknown:
                 r.problem = .notRegular(kind)
-                r.isFailure = entry.origin != .tree
+                r.isFailure = entry.pointee.origin != .tree
             default:
-                let (directory, name) = entry.location
-                let follow = entry.followSymlinks  // the closures below capture this, not the entry
+                let (directory, name) = entry.pointee.location
+                let follow = entry.pointee.followSymlinks  // the closures below capture this, not the entry
                 do throws(FileError) {
                     if let ringFile {
                         let (fd, length, prefix): (Int32, Int, UnsafeRawBufferPointer)
@@ -226,7 +234,7 @@ package final class ScanWorker {
                     }
                     r.length = sniffer.lastLength
                 } catch {
-                    if case .notRegularFile = error.kind { r.isFailure = entry.origin != .tree } else { r.isFailure = true }
+                    if case .notRegularFile = error.kind { r.isFailure = entry.pointee.origin != .tree } else { r.isFailure = true }
                     r.problem = .file(error)
                 }
             }
@@ -234,7 +242,7 @@ package final class ScanWorker {
         if let d = r.detection {
             r.extensionMatches = MismatchRule.extensionMatches(fileExtension, detection: d)
             r.isIncluded = settings.filter.includes(d, extensionMatches: r.extensionMatches, properties: r.properties)
-            if let crossChecker, r.isIncluded { r.crossCheck = crossChecker.check(entry, ours: d.type, bytes: standardInputBytes) }
+            if let crossChecker, r.isIncluded { r.crossCheck = crossChecker.check(entry.pointee, ours: d.type, bytes: standardInputBytes) }
         } else {
             r.isIncluded = !settings.filter.isActive
         }
