@@ -29,11 +29,19 @@ enum Detector {
         let rules: [Rule]
         /// Each rule's check alone: calling one copies no `Rule` (its name, first bytes and
         /// types would be retained and released on every call).
-        let checks: [@Sendable (Input) -> Step]
+        let checks: [Check]
+
+        /// A check in a struct of its own: an array of bare closures holds each behind a
+        /// reabstraction thunk (its element type is generic), which costs a call, a retain and a
+        /// release of the thunk's context on every check (eight checks a file; 13 million
+        /// instructions over the 20,000-file bench tree).
+        struct Check {
+            let run: @Sendable (Input) -> Step
+        }
 
         init(_ rules: [Rule]) {
             self.rules = rules
-            self.checks = rules.map(\.check)
+            self.checks = rules.map { Check(run: $0.check) }
             // Strong signatures first; registry order within a strength (a stable sort).
             let ranked = rules.indices.sorted { (rules[$0].strength, $0) < (rules[$1].strength, $1) }
             // One pass: each rule into the buckets of its first bytes (start-up cost matters: a
@@ -86,7 +94,7 @@ enum Detector {
     /// Runs one rule; in debug builds, checks that it answered a type it declares.
     @inline(__always)
     private static func check(_ index: Int, _ input: Input) -> Step {
-        let step = table.checks[index](input)
+        let step = table.checks[index].run(input)
         #if DEBUG
         let rule = table.rules[index]
         let answered: Hit?
