@@ -5,8 +5,9 @@
 #
 #   N             files in the tree (default 20000; made once by make-tree.py, 100 a folder, whole
 #                 copies of the files in TestImages/, in $BENCH_TMP/imgsniff-table-N)
-#   --runs R      hyperfine runs of each warm command (default 10, after 2 warm-up runs)
-#   --cold-runs C hyperfine runs of each cold-tree command (default 5)
+#   --runs R      warm rounds (default 10, after 2 rounds of warm-up): each round runs every row
+#                 once, so that a noisy spell on a shared machine slows all rows alike
+#   --cold-runs C cold-tree rounds (default 5)
 #   --no-build    use the binaries already built
 #   --warm-only   leave out the cold half
 #   --imgsniff B  measure this imgsniff instead of .build-bench/release/imgsniff
@@ -134,19 +135,35 @@ else
 fi
 
 declare -A WARM COLDT RSS DEVMB
-# measure MODE: one hyperfine call per row (warm: 2 warm-ups; cold: the drop before each run)
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+# measure MODE: rounds, each running every row once (one hyperfine run), so that a noisy spell on a
+# shared machine slows all rows of a round alike rather than the rows that happened to run in it;
+# each row's median over the rounds. Warm: 2 rounds of warm-up first. Cold: the drop before each.
 measure() {
-    local mode=$1 i json
+    local mode=$1 i round rounds warmups json t
+    local -A times=()
     json=$(mktemp)
+    if [ "$mode" = warm ]; then rounds=$RUNS warmups=2; else rounds=$COLD_RUNS warmups=0; fi
+    for ((round = -warmups; round < rounds; round++)); do
+        for i in "${!NAMES[@]}"; do
+            if [ "$mode" = warm ]; then
+                hyperfine -N --runs 1 --output null --export-json "$json" "${CMDS[i]}" > /dev/null 2>&1
+            else
+                hyperfine -N --runs 1 --prepare "$DROP ${WARMERS[i]}" --output null --export-json "$json" "${CMDS[i]}" > /dev/null 2>&1
+            fi
+            t=$(jq '.results[0].times[0]' "$json")
+            if [ "$round" -ge 0 ]; then times[$i]+="$t "; fi
+        done
+    done
+    rm -f "$json"
     for i in "${!NAMES[@]}"; do
+        # shellcheck disable=SC2086  # the times, one word each
         if [ "$mode" = warm ]; then
-            hyperfine -N --warmup 2 --runs "$RUNS" --output null --export-json "$json" "${CMDS[i]}" > /dev/null 2>&1
-            WARM[$i]=$(jq '.results[0].median' "$json")
+            WARM[$i]=$(median ${times[$i]})
             # Peak RSS of one more run.
             RSS[$i]=$(/usr/bin/time -f '%M' ${CMDS[i]} 2>&1 > /dev/null | tail -1)
         else
-            hyperfine -N --runs "$COLD_RUNS" --prepare "$DROP ${WARMERS[i]}" --output null --export-json "$json" "${CMDS[i]}" > /dev/null 2>&1
-            COLDT[$i]=$(jq '.results[0].median' "$json")
+            COLDT[$i]=$(median ${times[$i]})
             # Device bytes of one more cold run.
             "$DROP" ${WARMERS[i]}
             local s0; s0=$(sectors)
@@ -154,11 +171,10 @@ measure() {
             DEVMB[$i]=$(( ($(sectors) - s0) * 512 / 1000000 ))
         fi
     done
-    rm -f "$json"
 }
 
 section "Tree: $TREE ($COUNT files, $(du -sh "$TREE" | cut -f1)), $(nproc) cores, $(uname -r)"
-echo "hyperfine medians; warm: $RUNS runs after 2 warm-ups; cold tree: $COLD_RUNS runs, page cache dropped before each, the binary re-warmed"
+echo "medians of rounds that run every row once (hyperfine, one run each); warm: $RUNS rounds after 2 of warm-up; cold tree: $COLD_RUNS rounds, page cache dropped before each run, the binary re-warmed"
 "$FLOOR" "$TREE" > /dev/null; "$IMGSNIFF" scan --format ndjson "$TREE" > /dev/null   # warm the tree
 measure warm
 [ "$COLD" = 1 ] && measure cold
