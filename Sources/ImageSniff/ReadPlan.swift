@@ -189,9 +189,12 @@ struct WindowStore {
     }
 
     mutating func reset() {
-        for buffer in storage { buffer.deallocate() }
-        storage.removeAll(keepingCapacity: true)
-        windows.removeAll(keepingCapacity: true)
+        // Most files need no far window: emptying empty arrays still costs ~150 instructions.
+        if !storage.isEmpty {
+            for buffer in storage { buffer.deallocate() }
+            storage.removeAll(keepingCapacity: true)
+        }
+        if !windows.isEmpty { windows.removeAll(keepingCapacity: true) }
         bytes = 0
         forwardMark = 0
         reads = 0
