@@ -49,8 +49,8 @@ package final class RecordEncoder {
         self.properties = properties
         typeFragments = .allocate(capacity: RecordEncoder.slots)
         typeFragments.initialize(repeating: nil, count: RecordEncoder.slots)
-        precondition(Detection.Confidence.allCases.enumerated().allSatisfy { RecordEncoder.position($1) == $0 })
-        confidenceFragments = Detection.Confidence.allCases.map { c in
+        confidenceFragments = Array(repeating: [], count: Detection.Confidence.allCases.count)
+        for c in Detection.Confidence.allCases {
             var bytes: [UInt8] = []
             if format == .csv {
                 bytes.append(UInt8(ascii: ","))
@@ -61,11 +61,11 @@ package final class RecordEncoder {
                 JSON.appendString(c.rawValue, to: &bytes)
                 bytes.append(static: ",\"animated\":")
             }
-            return bytes
+            confidenceFragments[RecordEncoder.position(c)] = bytes
         }
     }
 
-    /// `c`'s place in `Detection.Confidence.allCases` (which makes an array each time it is asked).
+    /// `c`'s slot in `confidenceFragments` (`allCases.firstIndex(of:)` made an array each record).
     private static func position(_ c: Detection.Confidence) -> Int {
         switch c {
         case .conclusive: 0

@@ -189,8 +189,8 @@ package final class Walker {
     private var visited: Set<Identity> = []
     private let counter = HandleCounter()
     /// A directory found, to be opened once the budget allows.
-    @exclusivity(unchecked) private var pendingDirectory: (name: [UInt8], anchor: DirectoryHandle?, origin: WalkEntry.Origin, follow: Bool,
-                                   depth: Int, relativeStart: Int, operandDevice: UInt64?)?
+    @exclusivity(unchecked) private var pendingDirectory: (name: [UInt8], anchor: DirectoryHandle?, origin: WalkEntry.Origin,
+                                                           follow: Bool, depth: Int, relativeStart: Int, operandDevice: UInt64?)?
 
     package init(operands: [[UInt8]], filesFrom: FilesFromSource? = nil, options: WalkOptions = WalkOptions()) {
         self.operands = operands
