@@ -106,6 +106,23 @@ struct ScanTests {
         #expect(rows.contains { $0[0] == "./a/pipe" && $0[11] == "notRegular: fifo (named pipe)" })
     }
 
+    /// A file name's line feed is shown as `?` in a message on standard error (a stranger's run:
+    /// a name could start a line of its own that reads as another message); the record keeps it.
+    @Test func aNameCannotForgeAMessageLine() throws {
+        let tree = try ScratchTree()
+        try tree.file("ok.png", pngBytes)
+        let name = "nope\nimgsniff: forged\u{1B}[31m"
+        for format in ["ndjson", "csv"] {
+            let r = try IMGSniffBinary.run(["scan", "--format", format, "ok.png", name], in: tree.root)
+            let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            #expect(lines == ["imgsniff: nope?imgsniff: forged?[31m: no such file or directory"], "\(format): \(r.stderr)")
+            #expect(r.status == 2)
+            if format == "ndjson" {
+                #expect(try parseNDJSON(r).map { $0["path"] as? String } == ["ok.png", name])
+            }
+        }
+    }
+
     @Test("TGA without footer: TGA only with --hint-from-extension")
     func tgaHint() throws {
         let tree = try ScratchTree()

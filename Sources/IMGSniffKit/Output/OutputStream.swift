@@ -64,12 +64,8 @@ package enum StandardError {
     /// escape sequences, a carriage return from a Windows list) are shown as `?`, as in the
     /// table: they never reach the terminal.
     package static func line(_ text: String) {
-        var bytes = Array(visible(text).utf8)
+        var bytes = Array(Visible.text(text, keepingLineFeeds: true).utf8)
         bytes.append(0x0A)
         try? FileDescriptor.standardError.writeAll(bytes)
-    }
-
-    static func visible(_ text: String) -> String {
-        TextTable.replacingControls(in: text) { s in (s.value < 0x20 && s.value != 0x0A) || (0x7F...0x9F).contains(s.value) }
     }
 }

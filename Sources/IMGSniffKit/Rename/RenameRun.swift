@@ -36,7 +36,7 @@ package enum RenameRun {
         var source: FilesFromSource?
         if let list = options.filesFrom {
             do throws(Errno) { source = try FilesFromSource(path: list, nulSeparated: options.nulSeparated) } catch {
-                StandardError.line("imgsniff rename: --files-from \(Path.display(list)): \(error)")
+                StandardError.line(Visible.text("imgsniff rename: --files-from \(Path.display(list)): \(error)"))
                 return ExitStatus.error
             }
         }
@@ -58,7 +58,7 @@ package enum RenameRun {
         let order = planner.order
         var fatal = false
         if let failure = walker.filesFromFailure {
-            StandardError.line("imgsniff rename: --files-from \(Path.display(options.filesFrom ?? [])): \(failure)")
+            StandardError.line(Visible.text("imgsniff rename: --files-from \(Path.display(options.filesFrom ?? [])): \(failure)"))
             fatal = true
         }
 

@@ -65,7 +65,7 @@ package enum ScanRun {
         var source: FilesFromSource?
         if let list = options.filesFrom {
             do throws(Errno) { source = try FilesFromSource(path: list, nulSeparated: options.nulSeparated) } catch {
-                StandardError.line("imgsniff: --files-from \(Path.display(list)): \(error)")
+                StandardError.line(Visible.text("imgsniff: --files-from \(Path.display(list)): \(error)"))
                 return ExitStatus.error
             }
         }
@@ -128,7 +128,7 @@ package enum ScanRun {
         progress.clear()
 
         if let failure = walker.filesFromFailure {
-            StandardError.line("imgsniff: --files-from \(Path.display(options.filesFrom ?? [])): \(failure)")
+            StandardError.line(Visible.text("imgsniff: --files-from \(Path.display(options.filesFrom ?? [])): \(failure)"))
             tally.errors = true
         }
         tally.summary.interrupted = Interrupt.requested

@@ -68,17 +68,18 @@ package final class ScanWorker {
             let ringRecords = usesRing ? readRing().map { scanThroughRing(entries, $0) } : nil
             for index in entries.indices {
                 if let fs = entries[index].skippedFilesystem {
-                    result.items.append(ScanItem(message: "imgsniff: \(entries[index].displayPath): not entered: \(fs) is a pseudo-filesystem (use --pseudo-filesystems)"))
+                    result.items.append(ScanItem(message: Visible.text("imgsniff: \(entries[index].displayPath): not entered: \(fs) is a pseudo-filesystem (use --pseudo-filesystems)")))
                     continue
                 }
                 // The record is moved, not copied, into its item and the item into the batch
                 // (each copy of a record is a `memcpy` and a retain of everything it holds).
                 let record = ringRecords?[index] ?? scan(entries.baseAddress! + index, throughRing: nil)
-                // Errors go to standard error unless the output shows them (a table row).
+                // Errors go to standard error unless the output shows them (a table row), on one
+                // line whatever the name holds.
                 var message: String?
                 if let problem = record.problem, record.isFailure,
                    encoder != nil || !settings.recordsShowErrors || !record.isIncluded {
-                    message = "imgsniff: \(record.displayPath): \(problem.message)"
+                    message = Visible.text("imgsniff: \(record.displayPath): \(problem.message)")
                 }
                 var encoded = 0..<0
                 if record.isIncluded, let encoder {
