@@ -26,8 +26,10 @@ enum Scan {
         size); libmagic with \
         --cross-check. CSV has the same columns.
 
-        File names that are not valid UTF-8 are printed losslessly: each byte that is not part \
-        of valid UTF-8 is written %XX and each '%' as %25; --print0 writes the raw bytes.
+        File names that are not valid UTF-8 are printed losslessly: in such a name each byte \
+        that is not part of valid UTF-8 is written %XX and each '%' as %25, and NDJSON, JSON and \
+        CSV add the raw bytes in base64 as pathBytes; a valid name is printed as it is. \
+        --print0 writes the raw bytes.
 
         Traversal: hidden names inside directories are skipped unless --hidden; symbolic links \
         inside directories are skipped unless -L; paths given explicitly are always taken. FIFOs, \
