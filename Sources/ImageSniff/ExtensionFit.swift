@@ -35,6 +35,8 @@ extension ExtensionAlias {
                        reason: "NIfTI's two-file form (ni1 or ni2 in its header) keeps the header in a .hdr beside the .img that holds the voxels, as Analyze 7.5 did; only the single file (n+1, n+2) is .nii, and renaming one half breaks the pair"),
         ExtensionAlias(extensions: ["gz"], contents: [.gzip, .svg],
                        reason: "any gzip stream (a compressed SVG named logo.svg.gz) is named .gz"),
+        ExtensionAlias(extensions: ["tgz"], contents: [.gzip],
+                       reason: "a tar archive compressed with gzip is named .tgz (the catalog has no tar type: the file is the gzip stream around it)"),
         ExtensionAlias(extensions: ["ico"], contents: [.png],
                        reason: "a PNG named favicon.ico: browsers and servers expect the .ico name and read the PNG (an icon directory may hold PNG images too)"),
         ExtensionAlias(extensions: ["map"], contents: [.pbm],

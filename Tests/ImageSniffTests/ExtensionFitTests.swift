@@ -52,6 +52,7 @@ struct ExtensionFitTests {
         #expect(Self.fits("sham", .ilbm) == true)
         #expect(Self.fits("html", .xml) == true)
         #expect(Self.fits("gz", .svg) == true)
+        #expect(Self.fits("tgz", .gzip) == true, "a stranger's a.tgz had no verdict")
         #expect(Self.fits("ico", .png) == true)
         #expect(Self.fits("map", .ppm) == true)
         #expect(Self.fits("hdr", .nifti) == true, "nibabel's nifti1.hdr: the header of a .hdr/.img pair")
