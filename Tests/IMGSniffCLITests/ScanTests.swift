@@ -186,6 +186,18 @@ struct ScanTests {
         #expect(records.first?["uti"] as? String == "public.jpeg")
     }
 
+    /// A file of /proc says its size is 0 and has bytes: on standard input it is read as a stream
+    /// (as `file -` reads it); an empty file is still empty, with its length.
+    @Test func standardInputThatSaysItIsEmpty() throws {
+        let tree = try ScratchTree()
+        try tree.file("empty", [])
+        let proc = try parseNDJSON(try IMGSniffBinary.run(["scan", "-"], stdin: URL(fileURLWithPath: "/proc/self/status")))
+        #expect(proc.first?["uti"] as? String == "public.plain-text", "\(proc)")
+        let empty = try parseNDJSON(try IMGSniffBinary.run(["scan", "-"], stdin: tree.root.appendingPathComponent("empty")))
+        #expect(empty.first?["description"] as? String == "empty")
+        #expect(empty.first?["error"] is NSNull)
+    }
+
     @Test("--files-from with -0 takes NUL-separated paths, lossless")
     func filesFromNull() throws {
         let tree = try ScratchTree.hostile()

@@ -1,8 +1,8 @@
 import ImageSniff
 
-/// Reading `-`: a regular file is read like any other; a pipe is read as it comes, until the
-/// answer is decided (`IncrementalSniffer`), and its length is known only when it was read to
-/// the end.
+/// Reading `-`: a regular file is read like any other; a pipe (or a file that says it is empty)
+/// is read as it comes, until the answer is decided (`IncrementalSniffer`), and its length is
+/// known only when it was read to the end.
 package enum StandardInput {
     /// What was read: the detection, the length (nil when the stream was not read to its end),
     /// and the first bytes read from a pipe, up to the cap (for `--cross-check`: libmagic reads
@@ -22,7 +22,10 @@ package enum StandardInput {
     package static func detect(hint: String?, properties: Bool = false, verify: Bool = false) throws(Errno) -> Reading {
         let stdin = FileDescriptor.standardInput
         let budget: ReadBudget = verify ? .verifying : .default
-        if let status = try? stdin.status(), status.kind == .regular {
+        // A regular file that says it is empty is read as a stream: a file of /proc or /sys
+        // says 0 and has bytes (`imgsniff scan - < /proc/cpuinfo` was "empty"; `file -` reads
+        // it). A file that is empty indeed reads nothing and is empty either way.
+        if let status = try? stdin.status(), status.kind == .regular, status.size > 0 {
             let sniffer = FileSniffer(budget: budget)
             do throws(FileError) {
                 if properties {
