@@ -184,6 +184,24 @@ struct SystemLimitsTests {
         }
     }
 
+    /// Each path longer than PATH_MAX holds its directory open while its entry is in flight: a
+    /// list of 40 of them stays within a low open-file limit (a stranger's list ran out of
+    /// descriptors at `ulimit -n 16`: "too many open files" for 30 of 40).
+    @Test(arguments: [1, 2])
+    func longPathsInAListStayWithinTheDescriptors(jobs: Int) throws {
+        let root = try Trees.scratch("long-list")
+        defer { Trees.removeDeep(root.path) }
+        let component = String(repeating: "m", count: 200)
+        try Trees.chain(in: root, component: component, levels: 22, leaf: "leaf", bytes: pngBytes)
+        let long = Array(repeating: component, count: 22).joined(separator: "/") + "/leaf"
+        try (String(repeating: long + "\n", count: 40)).write(to: root.appendingPathComponent("list"), atomically: true, encoding: .utf8)
+        let r = try IMGSniffBinary.run(["scan", "--jobs", String(jobs), "--files-from", "list"], in: root,
+                                       launcher: ["prlimit", "--nofile=16"])
+        #expect(r.status == 0, "\(r.stderr.prefix(300))")
+        let records = try parseNDJSON(r)
+        #expect(records.count == 40 && records.allSatisfy { $0["uti"] as? String == "public.png" })
+    }
+
     /// A path longer than PATH_MAX is reached a component at a time: a file there is scanned,
     /// a missing one is "no such file", not "file name too long"; rename says why it leaves it.
     @Test func operandLongerThanPathMax() throws {

@@ -218,6 +218,10 @@ package final class Walker {
                 continue
             }
             guard let top = stack.indices.last else {
+                // A path too long for one system call holds its directory open (its anchor) while
+                // its entry is in flight: at the budget, the work in flight finishes first (a list
+                // of such paths opened one each and ran out of descriptors).
+                guard makeRoom() else { return .blocked }
                 guard let (item, origin) = nextTopLevel() else { return .end }
                 if let entry = visitTopLevel(item, origin: origin) { return .entry(entry) }
                 continue
