@@ -24,13 +24,7 @@ package struct TextTable {
 
     /// Control characters would break the layout: shown as `?` in tables only.
     package static func printable(_ s: String) -> String {
-        replacingControls(in: s) { $0.value < 0x20 || $0.value == 0x7F }
-    }
-
-    /// `s` with every scalar `isControl` picks shown as `?` (tables, diagnostics).
-    static func replacingControls(in s: String, where isControl: (Unicode.Scalar) -> Bool) -> String {
-        guard s.unicodeScalars.contains(where: isControl) else { return s }
-        return String(String.UnicodeScalarView(s.unicodeScalars.map { isControl($0) ? "?" : $0 }))
+        Visible.text(s) { $0.value < 0x20 || $0.value == 0x7F }
     }
 
     /// `s` cut to `width` characters by replacing its middle with "…".
