@@ -668,6 +668,67 @@ struct InflateTests {
             #expect(outcome == .ranOut, "\(compressed) cut at \(cut)")
         }
     }
+
+    /// The system's gzip at every level over data of every kind a block type comes from (words:
+    /// dynamic codes; a few bytes: fixed codes; random bytes: stored blocks; long runs: matches
+    /// of distance 1 and length 258; a mix, large enough for many blocks): the inflater gives
+    /// back the data, whole and in prefixes of every limit, and a cut stream gives a prefix.
+    @Test func inflatesWhatTheSystemsGzipWrote() throws {
+        var random = SplitMix(seed: 0x1F8B)
+        let words = ["<svg", " width=\"", "10\"", "/>", "\n", ".TH ", "man", " page ", "\\fB", "the ", "a", "of ", "é", "\t"]
+        func text(_ n: Int) -> [UInt8] {
+            var out: [UInt8] = []
+            while out.count < n { out += Array(words[Int(random.next() % UInt64(words.count))].utf8) }
+            return Array(out.prefix(n))
+        }
+        func noise(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8(truncatingIfNeeded: random.next()) } }
+        var inputs: [(String, [UInt8])] = [("empty", []), ("one byte", [0x3C]), ("short text", text(12))]
+        for n in [300, 5_000, 70_000] { inputs.append(("text \(n)", text(n))) }
+        for n in [40, 3_000, 70_000] { inputs.append(("noise \(n)", noise(n))) }
+        inputs.append(("runs", Array(repeating: 0x41, count: 1_000) + Array(repeating: 0x20, count: 40_000) + text(100)))
+        inputs.append(("mix", (0..<40).flatMap { i in i % 3 == 0 ? noise(2_000) : text(6_000) }))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inflate-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, data) in inputs {
+            let file = directory.appendingPathComponent("data")
+            try Data(data).write(to: file)
+            for level in [1, 6, 9] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+                process.arguments = ["-c", "-\(level)", file.path]
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                try process.run()
+                let gz = [UInt8](pipe.fileHandleForReading.readDataToEndOfFile())
+                process.waitUntilExit()
+                try #require(process.terminationStatus == 0 && gz.count > 18)
+                for limit in [1, 8, 1024, 1 << 20] {
+                    let (output, outcome) = try #require(gz.withUnsafeBytes { Inflate.gunzipPrefix(ByteView(base: $0), limit: limit) })
+                    #expect(outcome == .complete, "\(name), gzip -\(level), limit \(limit)")
+                    #expect(output == Array(data.prefix(limit)), "\(name), gzip -\(level), limit \(limit)")
+                }
+                for cut in [11, 12, 20, gz.count / 3, gz.count / 2, gz.count - 9] where cut > 10 && cut < gz.count - 8 {
+                    let (output, outcome) = try #require(gz.prefix(cut).withUnsafeBytes { Inflate.gunzipPrefix(ByteView(base: $0), limit: 1 << 20) })
+                    #expect(data.starts(with: output), "\(name), gzip -\(level), cut at \(cut)")
+                    #expect(outcome == .ranOut, "\(name), gzip -\(level), cut at \(cut)")
+                }
+            }
+        }
+    }
+}
+
+/// A seeded generator, so that a failing case can be run again.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
 
 /// `ByteView.find` (memchr for the first byte, then the rest) against a byte-at-a-time search,

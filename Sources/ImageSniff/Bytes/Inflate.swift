@@ -77,16 +77,64 @@ enum Inflate {
         init?(lengths: Span<UInt8>, unused: UnusedCodes = .oneOneBitCode, table fast: Bool = true) {
             guard lengths.count <= 288 else { return nil }
             var counts = InlineArray<16, UInt16>(repeating: 0)
-            for i in lengths.indices { counts[Int(lengths[i])] += 1 }
-            counts[0] = 0
+            var symbols = InlineArray<288, UInt16>(repeating: 0)
+            var table = InlineArray<512, UInt16>(repeating: 0)
+            var countsSpan = counts.mutableSpan, symbolsSpan = symbols.mutableSpan, tableSpan = table.mutableSpan
+            // Through unsafe pointers: a gzip file's first block builds three codes, about a third
+            // of the work of seeing its first bytes, and checked indexing doubled it. Every index
+            // is in range: a length is 0...15 (checked), a symbol is below `lengths.count`
+            // (at most 288), and a table index is below `1 << tableBits` (at most 512).
+            let tableBits: Int? = lengths.withUnsafeBufferPointer { l -> Int? in
+                countsSpan.withUnsafeMutableBufferPointer { c -> Int? in
+                    symbolsSpan.withUnsafeMutableBufferPointer { s -> Int? in
+                        tableSpan.withUnsafeMutableBufferPointer { t -> Int? in
+                            Huffman.build(lengths: l, counts: c, symbols: s, table: t, unused: unused, fast: fast)
+                        }
+                    }
+                }
+            }
+            guard let tableBits else { return nil }
+            self.counts = counts
+            self.symbols = symbols
+            self.table = table
+            self.tableMask = (1 << tableBits) - 1
+        }
+
+        /// Fills `counts`, `symbols` and `table` (all zero) from `lengths`; the table's bits, or nil
+        /// when the lengths make no code (see `init`).
+        private static func build(lengths l: UnsafeBufferPointer<UInt8>, counts c: UnsafeMutableBufferPointer<UInt16>,
+                                  symbols s: UnsafeMutableBufferPointer<UInt16>, table t: UnsafeMutableBufferPointer<UInt16>,
+                                  unused: UnusedCodes, fast: Bool) -> Int? {
+            // Counted in four tallies, one for each of four lengths in a row: lengths repeat, and
+            // one tally's count would wait on its last increment at every step.
+            var highest: UInt8 = 0
+            var tallies = InlineArray<64, UInt16>(repeating: 0)
+            var i = 0
+            while i &+ 4 <= l.count {
+                let a = l[i], b = l[i &+ 1], d = l[i &+ 2], e = l[i &+ 3]
+                highest |= a | b | d | e
+                tallies[Int(a & 15)] &+= 1
+                tallies[16 &+ Int(b & 15)] &+= 1
+                tallies[32 &+ Int(d & 15)] &+= 1
+                tallies[48 &+ Int(e & 15)] &+= 1
+                i &+= 4
+            }
+            while i < l.count {
+                highest |= l[i]
+                tallies[Int(l[i] & 15)] &+= 1
+                i &+= 1
+            }
+            guard highest <= 15 else { return nil }
+            let zeros = Int(tallies[0] &+ tallies[16] &+ tallies[32] &+ tallies[48])
+            for len in 1...15 { c[len] = tallies[len] &+ tallies[16 &+ len] &+ tallies[32 &+ len] &+ tallies[48 &+ len] }
             var left = 1
             for len in 1...15 {
                 left <<= 1
-                left -= Int(counts[len])
+                left -= Int(c[len])
                 if left < 0 { return nil }
             }
             var longest = 15
-            while longest > 0 && counts[longest] == 0 { longest -= 1 }
+            while longest > 0 && c[longest] == 0 { longest -= 1 }
             if left > 0 && longest > 0 {
                 switch unused {
                 case .refused: return nil
@@ -94,28 +142,29 @@ enum Inflate {
                 case .allowed: break
                 }
             }
+            // Each length's symbols in order, and the unused ones (length 0) after them all: every
+            // symbol is written, with no branch on its length.
             var offsets = InlineArray<16, UInt16>(repeating: 0)
-            for len in 1..<15 { offsets[len + 1] = offsets[len] + counts[len] }
-            var symbols = InlineArray<288, UInt16>(repeating: 0)
-            for symbol in lengths.indices where lengths[symbol] != 0 {
-                let l = Int(lengths[symbol])
-                symbols[Int(offsets[l])] = UInt16(symbol)
-                offsets[l] += 1
+            for len in 1..<15 { offsets[len + 1] = offsets[len] &+ c[len] }
+            offsets[0] = UInt16(l.count - zeros)
+            for symbol in 0..<l.count {
+                let length = Int(l[symbol] & 15)
+                s[Int(offsets[length])] = UInt16(symbol)
+                offsets[length] &+= 1
             }
             // Codes are given out in order: each length's first code follows the last of the
             // length before, shifted left. The input holds a code's first bit lowest, so each code
             // of `len` bits is entered, bits reversed, at every index that ends in it.
-            var table = InlineArray<512, UInt16>(repeating: 0)
             let tableBits = fast ? min(longest, Huffman.tableBits) : 0
             var code = 0, index = 0, len = 1
             while len <= tableBits {
-                for _ in 0..<Int(counts[len]) {
+                for _ in 0..<Int(c[len]) {
                     var reversed = 0
                     for b in 0..<len where code & (1 << b) != 0 { reversed |= 1 << (len - 1 - b) }
-                    let entry = symbols[index] << 4 | UInt16(len)
+                    let entry = s[index] << 4 | UInt16(len)
                     var i = reversed
                     while i < 1 << tableBits {
-                        table[i] = entry
+                        t[i] = entry
                         i += 1 << len
                     }
                     code += 1
@@ -124,10 +173,7 @@ enum Inflate {
                 code <<= 1
                 len += 1
             }
-            self.counts = counts
-            self.symbols = symbols
-            self.table = table
-            self.tableMask = (1 << tableBits) - 1
+            return tableBits
         }
     }
 
@@ -151,14 +197,29 @@ enum Inflate {
             output.reserveCapacity(limit)
         }
 
-        /// Takes in whole bytes until `n` bits are at hand, or the input ends.
-        mutating func takeIn(_ n: Int) {
-            if bitCount < n, bitCount <= 32, let word = input.u32le(position) {
-                position += 4
-                bitBuffer |= UInt64(word) << UInt64(bitCount)
-                bitCount += 32
+        /// Takes in whole bytes until `n` bits (at most 56) are at hand, or the input ends.
+        @inline(__always) mutating func takeIn(_ n: Int) {
+            if bitCount < n { refill() }
+        }
+
+        /// Tops the bits at hand up to 56 or more: eight bytes in one load where they lie in the
+        /// first bytes held (the bytes past the ones counted in are entered too, and entered
+        /// again, the same bits in the same places, by the next load), else a byte at a time.
+        @inline(__always) mutating func refill() {
+            if position >= 0, position &+ 8 <= input.base.count, let base = input.base.baseAddress {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                bitBuffer |= word &<< UInt64(bitCount)
+                position &+= (63 &- bitCount) &>> 3
+                bitCount |= 56
+            } else {
+                refillByBytes()
             }
-            while bitCount < n, let b = input.u8(position) {
+        }
+
+        /// Near the end of the bytes held: whole bytes while they last (`ByteView` reads them from
+        /// the far windows too).
+        mutating func refillByBytes() {
+            while bitCount <= 56, let b = input.u8(position) {
                 position += 1
                 bitBuffer |= UInt64(b) << UInt64(bitCount)
                 bitCount += 8
@@ -166,7 +227,7 @@ enum Inflate {
         }
 
         /// `n` bits, least significant first; nil (and `failed`) when the input runs out.
-        mutating func bits(_ n: Int) -> Int? {
+        @inline(__always) mutating func bits(_ n: Int) -> Int? {
             takeIn(n)
             guard bitCount >= n else { failed = true; ranOut = true; return nil }
             let value = Int(bitBuffer & ((1 << UInt64(n)) - 1))
@@ -178,7 +239,7 @@ enum Inflate {
         /// One symbol: by the code's table where it is that short and its bits are at hand, else
         /// its code read a bit at a time (codes are stored most significant bit first) from the
         /// bits at hand: up to 15 are taken in first, fewer at the end of the input.
-        mutating func decode(_ h: Huffman) -> Int? {
+        @inline(__always) mutating func decode(_ h: Huffman) -> Int? {
             takeIn(15)
             let entry = Int(h.table[Int(truncatingIfNeeded: bitBuffer) & h.tableMask])
             let length = entry & 15
