@@ -53,6 +53,12 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The inspection was stopped by its `FileSniffer.cancellationCheck`.
+    public static let cancelled = FileError(kind: .system, code: ECANCELED)
+
+    /// Whether the inspection was stopped by its `FileSniffer.cancellationCheck`.
+    public var isCancellation: Bool { self == .cancelled }
+
     /// A name for the kind of a non-regular file, from its `st_mode`.
     static func fileKind(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
@@ -86,6 +92,7 @@ public final class FileSniffer {
         /// The file being read was opened here (or by the scan) with O_NONBLOCK, which may be
         /// taken off it (see `pread`); never a caller's descriptor.
         var ownsDescriptor = false
+        var cancellationCheck: (@Sendable () -> Bool)?
     }
     private let state: UnsafeMutablePointer<State>
 
@@ -107,6 +114,15 @@ public final class FileSniffer {
     package var adviseRandomAccess: Bool {
         get { state.pointee.adviseRandomAccess }
         set { state.pointee.adviseRandomAccess = newValue }
+    }
+
+    /// Asked before each read: when it returns true, the inspection stops with an error whose
+    /// `isCancellation` is true (`ECANCELED`). A whole-file check (`ReadBudget.verifying`) reads
+    /// all of a file that wants it, gigabytes for a large one; this is how a caller stops it (a
+    /// signal's flag, a task's cancellation). Nil (the default): never stopped.
+    public var cancellationCheck: (@Sendable () -> Bool)? {
+        get { state.pointee.cancellationCheck }
+        set { state.pointee.cancellationCheck = newValue }
     }
 
     public init(budget: ReadBudget = .default) {
@@ -365,6 +381,7 @@ public final class FileSniffer {
                                   sniffer: FileSniffer) throws(FileError) -> Int {
         var done = 0
         while done < buffer.count {
+            if let check = sniffer.state.pointee.cancellationCheck, check() { throw FileError.cancelled }
             let n = Glibc.pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
             sniffer.state.pointee.lastReadCount += 1
             if n < 0 {

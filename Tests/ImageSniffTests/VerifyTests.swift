@@ -1,6 +1,7 @@
 import Foundation
 import ImageSniff
 import Testing
+import Synchronization
 import TestSupport
 
 /// Whole-file checks (`ReadBudget.verify`): every test image of a format that has one is whole
@@ -92,5 +93,33 @@ struct MPOPaddingTests {
                 }
             }
         }
+    }
+}
+
+/// `FileSniffer.cancellationCheck`: asked before each read, it stops a whole-file walk (a JPEG
+/// without its end marker, followed by a gigabyte of holes) with `FileError.cancelled`; a
+/// check that never says stop changes nothing.
+@Suite("Cancelling a file's reads")
+struct CancellationTests {
+    @Test func aCheckThatSaysStopEndsTheWalk() throws {
+        let jpeg = try #require(Manifest.entries.first { $0.file == "jpeg/baseline" }).bytes()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-cancel-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cut = directory.appendingPathComponent("cut"), whole = directory.appendingPathComponent("whole")
+        try Data(jpeg.dropLast(2)).write(to: cut)
+        #expect(truncate(cut.path, 1 << 30) == 0)
+        try Data(jpeg).write(to: whole)
+
+        let sniffer = FileSniffer(budget: .verifying)
+        let asked = Mutex(0)
+        sniffer.cancellationCheck = { asked.withLock { $0 += 1; return $0 > 3 } }
+        #expect(throws: FileError.cancelled) { try sniffer.detect(fileAt: cut.path) }
+        #expect(asked.withLock { $0 } == 4, "asked before each read, and the walk stopped at the first yes")
+        #expect(FileError.cancelled.isCancellation && !FileError(kind: .system, code: EIO).isCancellation)
+
+        sniffer.cancellationCheck = { false }
+        let d = try sniffer.detect(fileAt: whole.path)
+        #expect(d.type == .jpeg && d.completeness == .complete)
     }
 }

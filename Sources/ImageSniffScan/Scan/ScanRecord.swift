@@ -15,6 +15,15 @@ public enum ScanProblem: Sendable, Hashable {
     /// A problem read back from a record (`ScanRecord`'s `Decodable`): its code and message.
     case recorded(code: String, message: String)
 
+    /// The read was stopped by a signal (SIGINT, SIGTERM): not a fact about the file.
+    package var isInterruption: Bool {
+        switch self {
+        case .file(let e): return e.isCancellation
+        case .standardInput(let e): return e == .interrupted
+        default: return false
+        }
+    }
+
     /// What file(1) would say: "permission denied", "fifo (named pipe)", "directory", ...
     public var message: String {
         switch self {

@@ -49,6 +49,8 @@ package final class ScanWorker {
     package init(settings: ScanSettings) {
         self.settings = settings
         sniffer = FileSniffer(budget: settings.verify ? .verifying : .default)
+        // A signal stops a long read (`--verify` walks all of a file that wants it).
+        sniffer.cancellationCheck = { Interrupt.requested }
         crossChecker = settings.crossCheck ? settings.makeCrossChecker?() : nil
         encoder = settings.encoding.map { RecordEncoder(format: $0, crossCheck: settings.crossCheck, properties: settings.properties) }
     }
@@ -74,6 +76,9 @@ package final class ScanWorker {
                 // The record is moved, not copied, into its item and the item into the batch
                 // (each copy of a record is a `memcpy` and a retain of everything it holds).
                 let record = ringRecords?[index] ?? scan(entries.baseAddress! + index, throughRing: nil)
+                // A read a signal stopped has nothing to say about its file: no record, no
+                // message (the run ends, and says it was interrupted).
+                if let problem = record.problem, problem.isInterruption, Interrupt.requested { continue }
                 // Errors go to standard error unless the output shows them (a table row), on one
                 // line whatever the name holds.
                 var message: String?

@@ -27,6 +27,7 @@ package enum StandardInput {
         // it). A file that is empty indeed reads nothing and is empty either way.
         if let status = try? stdin.status(), status.kind == .regular, status.size > 0 {
             let sniffer = FileSniffer(budget: budget)
+            sniffer.cancellationCheck = { Interrupt.requested }
             do throws(FileError) {
                 if properties {
                     let inspection = try sniffer.inspect(fileDescriptor: stdin.rawValue, hint: hint)
@@ -35,6 +36,7 @@ package enum StandardInput {
                 let d = try sniffer.detect(fileDescriptor: stdin.rawValue, hint: hint)
                 return Reading(detection: d, properties: .unknown, length: sniffer.lastLength, bytes: nil)
             } catch {
+                if error.isCancellation { throw Errno.interrupted }
                 throw Errno(error.code == 0 ? EIO : error.code)
             }
         }
@@ -45,6 +47,8 @@ package enum StandardInput {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var ended = false
         while sniffer.wantsMoreData {
+            // A stream that never ends (`yes | imgsniff scan --verify -`) stops at a signal.
+            if Interrupt.requested { throw Errno.interrupted }
             let n = try chunk.withMutableBytes { (raw) throws(Errno) -> Int in try stdin.readUnlessInterrupted(into: raw) }
             if n == 0 {
                 ended = true
