@@ -123,3 +123,58 @@ struct CancellationTests {
         #expect(d.type == .jpeg && d.completeness == .complete)
     }
 }
+
+/// A file that holds only the box or chunk header that names its type, and not the header with
+/// the image's size that must follow, is cut short, with or without `--verify`: an `ftyp` box
+/// alone (HEIF, AVIF, JPEG 2000), the JPEG XL signature box alone or with its ftyp, a WebP's
+/// RIFF header and first chunk header. A stranger's fragments of real files were "complete",
+/// and `imgsniff rename` renamed them.
+@Suite("Headers that name a type and end")
+struct NamingHeaderAloneTests {
+    static let types: Set<ImageType> = [.heic, .heif, .avif, .avis, .heics, .jpeg2000, .jpegXL, .webP]
+
+    static let entries = Manifest.entries.filter { entry in
+        ImageType(entry.identifier).map { types.contains($0) } ?? false
+    }
+
+    /// Where the naming header ends, for each layout; nil for a layout without one (a bare
+    /// codestream).
+    static func namingHeaderEnd(_ b: [UInt8]) -> Int? {
+        func u32(_ o: Int) -> Int { Int(b[o]) << 24 | Int(b[o + 1]) << 16 | Int(b[o + 2]) << 8 | Int(b[o + 3]) }
+        guard b.count >= 32 else { return nil }
+        if Array(b[4..<8]) == Array("ftyp".utf8) { return u32(0) }
+        if Array(b[0..<4]) == Array("RIFF".utf8) { return 20 }
+        if u32(0) == 12, Array(b[16..<20]) == Array("ftyp".utf8) { return 12 + u32(12) }
+        if u32(0) == 12 { return 12 }
+        return nil
+    }
+
+    @Test(arguments: entries)
+    func cutAfterItsNamingHeader(_ entry: ManifestEntry) throws {
+        let data = try entry.bytes()
+        let type = try #require(ImageType(entry.identifier))
+        guard let end = Self.namingHeaderEnd(data), end < data.count else { return }
+        #expect(ImageSniffer.detect(data).completeness == .complete || entry.file.contains("cut"), "\(entry.file) whole")
+        for cut in [end, end + 4] where cut < data.count {
+            let d = ImageSniffer.detect(Array(data.prefix(cut)))
+            // The type, or its family where what follows would have told the member (a HEIF
+            // whose brands leave the codec to its items).
+            #expect(d.type == type || (d.confidence == .family && type.belongs(toFamily: d.type)), "\(entry.file) cut at \(cut): \(d)")
+            #expect(d.completeness == .truncated, "\(entry.file) cut at \(cut): \(d)")
+        }
+    }
+
+    /// The test images hold each layout: ISO BMFF, RIFF, the JPEG 2000 and JPEG XL signature boxes.
+    @Test func everyLayoutIsCovered() throws {
+        var layouts: Set<String> = []
+        for entry in Self.entries {
+            let data = try entry.bytes()
+            guard data.count >= 32, Self.namingHeaderEnd(data) != nil else { continue }
+            if Array(data[4..<8]) == Array("ftyp".utf8) { layouts.insert("ISO BMFF") }
+            else if Array(data[0..<4]) == Array("RIFF".utf8) { layouts.insert("RIFF") }
+            else if Array(data[4..<8]) == Array("jP  ".utf8) { layouts.insert("JPEG 2000") }
+            else if Array(data[4..<8]) == Array("JXL ".utf8) { layouts.insert("JPEG XL") }
+        }
+        #expect(layouts == ["ISO BMFF", "RIFF", "JPEG 2000", "JPEG XL"])
+    }
+}

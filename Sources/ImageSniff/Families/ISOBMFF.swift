@@ -33,7 +33,12 @@ enum ISOBMFF: FormatFamily {
             if let b = v.u32be(o), b != 0 { brands.insert(b) }
             o += 4
         }
-        return classify(major: major, brands: brands, input: input, afterFtyp: size)
+        let step = classify(major: major, brands: brands, input: input, afterFtyp: size)
+        // An ftyp box alone is no file of any of these types: a box follows it (an image's
+        // `meta`, a movie's `moov`). Data that ends with its ftyp is cut short (a stranger's
+        // 32 bytes of an AVIF were "complete", and renamed).
+        if case .hit(let hit) = step, !v.has(size, 8) { return .need(size + 8, fallback: hit) }
+        return step
     }
 
     /// A brand is four printable ASCII characters.

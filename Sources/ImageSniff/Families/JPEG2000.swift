@@ -19,8 +19,13 @@ enum JPEG2000: FormatFamily {
         guard v.equals(0x6A50_2020_0D0A_870A, length: 8, at: 4) || v.equals(0x6A50_1A1A_0D0A_870A, length: 8, at: 4) else { return .no }
         guard let type = v.u32be(16), let brand = v.u32be(20) else { return .need(24, fallback: nil) }  // could be Motion JPEG 2000, a movie
         guard type == fourCC("ftyp") else { return .hit(Hit(.jpeg2000)) }
-        if brand == fourCC("mjp2") || brand == fourCC("mj2s") { return .hit(Hit(.mj2)) }
-        return .hit(Hit(.jpeg2000))
+        let hit = brand == fourCC("mjp2") || brand == fourCC("mj2s") ? Hit(.mj2) : Hit(.jpeg2000)
+        // The header box (`jp2h`, with the image's size) or a movie's `moov` follows the ftyp
+        // box: data that ends with the ftyp is cut short.
+        if let ftypSize = v.u32be(12), ftypSize >= 16, ftypSize <= 4096, !v.has(12 + Int(ftypSize), 8) {
+            return .need(12 + Int(ftypSize) + 8, fallback: hit)
+        }
+        return .hit(hit)
     }
 
     /// A raw codestream: SOC (`FF 4F`) followed by SIZ (`FF 51`) and its plausible length.

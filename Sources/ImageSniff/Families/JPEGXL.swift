@@ -13,7 +13,16 @@ enum JPEGXL: FormatFamily {
             let maybe = v.prefixMatches(0x0000_000C, length: 4) && v.prefixMatches(0x4A58_4C20_0D0A_870A, length: 8, at: 4)
             return maybe ? .need(12, fallback: nil) : .no
         }
-        return v.u32be(0) == 12 && v.equals(0x4A58_4C20_0D0A_870A, length: 8, at: 4) ? .hit(Hit(.jpegXL)) : .no
+        guard v.u32be(0) == 12 && v.equals(0x4A58_4C20_0D0A_870A, length: 8, at: 4) else { return .no }
+        // Boxes follow the signature box (`ftyp`, then the codestream's `jxlc` or `jxlp`): the
+        // signature alone, or with its ftyp and nothing after, is cut short.
+        let hit = Hit(.jpegXL)
+        guard v.has(12, 8) else { return .need(20, fallback: hit) }
+        if v.u32be(16) == fourCC("ftyp"), let ftypSize = v.u32be(12), ftypSize >= 16, ftypSize <= 4096,
+           !v.has(12 + Int(ftypSize), 8) {
+            return .need(12 + Int(ftypSize) + 8, fallback: hit)
+        }
+        return .hit(hit)
     }
 
     /// A naked codestream: `FF 0A`, then a size header and the start of the image metadata that

@@ -13,11 +13,19 @@ enum RIFF: FormatFamily {
         if let early = v.signature("RIFF") { return early }
         if v.matches("WEBP", at: 8) {
             guard let chunk = v.u32be(12) else { return .need(16, fallback: nil) }
+            // The first chunk's header fields hold the image's size: lossy, the frame tag, start
+            // code and size (10 bytes); lossless, the signature byte and size (5); extended, the
+            // flags and canvas size (10). Data that ends before them is cut short.
             switch chunk {
-            case fourCC("VP8 "), fourCC("VP8L"):
+            case fourCC("VP8 "):
+                guard v.has(20, 10) else { return .need(30, fallback: Hit(.webP)) }
+                return .hit(Hit(.webP))
+            case fourCC("VP8L"):
+                guard v.has(20, 5) else { return .need(25, fallback: Hit(.webP)) }
                 return .hit(Hit(.webP))
             case fourCC("VP8X"):
-                guard let flags = v.u8(20) else { return .need(21, fallback: Hit(.webP)) }
+                guard let flags = v.u8(20) else { return .need(30, fallback: Hit(.webP)) }
+                guard v.has(20, 10) else { return .need(30, fallback: Hit(.webP, animated: flags & 0x02 != 0)) }
                 return .hit(Hit(.webP, animated: flags & 0x02 != 0))
             default:
                 return ByteView.isFourCCByte(UInt8(chunk >> 24)) ? .hit(Hit(.webP, .likely)) : .no
