@@ -32,7 +32,8 @@ enum Rename {
         only with --min-confidence family, heuristic answers (TGA by size) only with \
         --min-confidence likely, and files that end before detection's checks were done only \
         with --include-truncated;
-          - backups and partial copies keep their names (x.png~, x.jpg.1, x.jpg.part, x., #x#), \
+          - backups, temporaries and partial copies keep their names (x.png~, x.jpg.1, x.part, \
+        x.crdownload, x.tmp, x.bak, x., #x#), even with --fix, \
         and nothing inside a version-control directory (.git, .hg, .svn, a bare x.git, ...; by \
         the directory's real path) is ever renamed;
           - each name of a hard-linked file is a name of its own.

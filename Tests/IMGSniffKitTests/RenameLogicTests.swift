@@ -71,7 +71,10 @@ struct RenameLogicTests {
         #expect(decide("Scan.Jpg", .png, fix: true) == .rename(to: Array("Scan.png".utf8), reason: .wrongExtension("Jpg", names: .jpeg), suffixed: false))
         // Backups and partial copies: never a second extension.
         for name in ["image.png~", "photo.jpg.1", "photo.", "IMG 1.JPG ", ".jpg", "#draft#", "photo.jpg.part",
-                     "photo.jpg.crdownload", ".x.jpg.AbCd12"] {
+                     "photo.jpg.crdownload", ".x.jpg.AbCd12",
+                     // a download in progress, a temporary, a backup, whatever comes before (a
+                     // stranger's `Unconfirmed 123.crdownload` became `Unconfirmed 123.jpg` with --fix)
+                     "Unconfirmed 123.crdownload", "a.part", "b.PARTIAL", "c.tmp", "d.bak", "e.orig", "f.swp", "g.filepart"] {
             #expect(decide(name, .png, fix: true) == .keep(.backupName), "\(name)")
         }
         #expect(decide(".face", .png) == .rename(to: Array(".face.png".utf8), reason: .noExtension, suffixed: false))

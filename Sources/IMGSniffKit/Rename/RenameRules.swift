@@ -69,6 +69,13 @@ package enum RenameRules {
            !ImageType.types(filenameExtension: String(decoding: name.dropFirst(), as: UTF8.self)).isEmpty {
             return true
         }
+        // A download in progress (`Unconfirmed 123.crdownload`, `x.part`), a temporary, a backup:
+        // the extension says what the file is for, and a type's extension in its place would
+        // make it look finished, or the original (even under --fix).
+        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0,
+           transientExtensions.contains(RenamePlanner.folded(Array(name[(dot + 1)...]))) {
+            return true
+        }
         // `stem.ext.N` (digits) or `stem.ext.part`, `.bak`, `.crdownload`, an rsync temporary's
         // `.x.jpg.AbCd12`: a known extension followed by one the catalog does not know.
         if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot + 1 < name.count,
@@ -78,6 +85,13 @@ package enum RenameRules {
         }
         return false
     }
+
+    /// Extensions of partial downloads (browsers', download managers', file transfers'),
+    /// temporaries and backups.
+    static let transientExtensions: Set<[UInt8]> = Set([
+        "part", "partial", "crdownload", "download", "opdownload", "filepart", "tmp", "temp", "bak", "orig", "old",
+        "swp",
+    ].map { Array($0.utf8) })
 
     /// Files whose names conventionally have no extension.
     static let conventionalNames: Set<[UInt8]> = Set([
