@@ -189,6 +189,16 @@ struct HostilePropertiesTests {
         #expect(p.pixelCount == Int.max, "saturates, never overflows")
     }
 
+    /// A tag given twice: the first entry with a value counts, as libtiff reads it, whatever
+    /// follows (gdk-pixbuf's damaged bug780269.tif has a second width of type 16384, which took
+    /// the first one's place: the width was nil where libtiff and exiftool say 1073741824).
+    @Test func aTIFFTagGivenTwiceKeepsItsFirstValue() {
+        let tiff = makeTIFF(entries: [(256, 4, .long(640)), (256, 16384, .long(7)), (257, 3, .short(480)), (257, 3, .short(9)),
+                                      (258, 3, .short(8))])
+        let p = ImageSniffer.inspect(tiff).properties
+        #expect(p.width == 640 && p.height == 480, "\(p)")
+    }
+
     /// A width or height of 0 is forbidden by every format's spec: "not stated" (nil), never 0,
     /// whichever reader reads it (a validator that multiplies width by height must not see 0).
     @Test func zeroSizesAreNotStated() {

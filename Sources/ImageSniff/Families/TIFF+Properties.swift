@@ -98,15 +98,19 @@ extension TIFF {
                 guard let value = e.integer(v, l) else { return nil }
                 return (e.type == 16 || e.type == 18) && value > Int(Int32.max) ? nil : value
             }
+            // A tag given twice (the spec allows once): the first entry that holds a value
+            // counts, as libtiff takes it ("duplicate field ignored"). A damaged second width of
+            // an unknown type took the first one's place, and the width was lost.
+            func keepFirst(_ field: inout Int?) { if field == nil { field = first() } }
             switch e.tag {
             case 254: d.newSubfileType = first() ?? 0
-            case 256: d.width = first()
-            case 257: d.height = first()
-            case 258: d.bitsPerSample = first()
-            case 262: d.photometric = first()
-            case 274: d.orientation = first()
-            case 277: d.samples = first()
-            case 338: d.extraSamples = first()
+            case 256: keepFirst(&d.width)
+            case 257: keepFirst(&d.height)
+            case 258: keepFirst(&d.bitsPerSample)
+            case 262: keepFirst(&d.photometric)
+            case 274: keepFirst(&d.orientation)
+            case 277: keepFirst(&d.samples)
+            case 338: keepFirst(&d.extraSamples)
             case 34675: d.hasICC = true
             case 330:
                 // SubIFDs: one offset inline, or several at an offset (read if in view).
