@@ -386,6 +386,33 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(bmp).properties.width == nil)
     }
 
+    /// BI_BITFIELDS: the depth is the widest colour mask's (a stranger's 16-bit 4-4-4-4 and 2-3-1
+    /// and 32-bit 11-11-10 BMPs from Pillow's suite were all 5 or 8); a BMP holding a JPEG or PNG
+    /// (bits per pixel 0) states no depth or colour model (it said an 8-bit palette).
+    @Test func bmpDepthFromItsColourMasks() {
+        func bmp(bits: UInt16, compression: UInt32, masks: [UInt32]) -> [UInt8] {
+            var b = ByteBuilder()
+            b.ascii("BM"); b.u32le(0); b.u32le(0); b.u32le(UInt32(14 + 40 + 4 * masks.count))
+            b.u32le(40); b.u32le(4); b.u32le(2); b.u16le(1); b.u16le(bits); b.u32le(compression)
+            b.zeros(20)
+            for m in masks { b.u32le(m) }
+            b.zeros(64)
+            return b.bytes
+        }
+        func depth(_ b: [UInt8]) -> (Int?, ImageProperties.ColorModel?) {
+            let p = ImageSniffer.inspect(b).properties
+            return (p.bitDepth, p.colorModel)
+        }
+        #expect(depth(bmp(bits: 16, compression: 3, masks: [0x0F00, 0x00F0, 0x000F])) == (4, .rgb))
+        #expect(depth(bmp(bits: 16, compression: 3, masks: [0xF800, 0x07E0, 0x001F])) == (6, .rgb))
+        #expect(depth(bmp(bits: 16, compression: 3, masks: [0x30, 0x0E, 0x01])) == (3, .rgb))
+        #expect(depth(bmp(bits: 32, compression: 3, masks: [0xFFE0_0000, 0x001F_FC00, 0x0000_03FF])) == (11, .rgb))
+        #expect(depth(bmp(bits: 32, compression: 3, masks: [0xFF_0000, 0xFF00, 0xFF])) == (8, .rgb))
+        #expect(depth(bmp(bits: 16, compression: 0, masks: [])) == (5, .rgb), "BI_RGB at 16 bits: 5-5-5")
+        #expect(depth(bmp(bits: 0, compression: 4, masks: [])) == (nil, nil), "BI_JPEG")
+        #expect(depth(bmp(bits: 0, compression: 5, masks: [])) == (nil, nil), "BI_PNG")
+    }
+
     /// A GIF of 200,000 one-pixel frames (3 MB): counted by the frame walk within its budget of
     /// bytes passed over; past the budget the count is unknown rather than wrong, and a whole-file
     /// check (`verify`) walks to the end whatever its length.

@@ -257,12 +257,14 @@ extension Bitmaps {
         }
         var p = ImageProperties(frameCount: 1)
         let bits: UInt16
+        var compression: UInt32 = 0
         if size == 12 {
             guard let w = v.u16le(info + 4), let h = v.u16le(info + 6), let b = v.u16le(info + 10) else { return .need(info + 12, partial: p) }
             p.width = Int(w); p.height = Int(h); bits = b
         } else {
             guard let w = v.u32le(info + 4), let h = v.u32le(info + 8), let b = v.u16le(info + 14),
-                  let compression = v.u32le(info + 16) else { return .need(info + 40, partial: p) }
+                  let c = v.u32le(info + 16) else { return .need(info + 40, partial: p) }
+            compression = c
             // A negative height is a top-down bitmap; a width at or below zero is nonsense.
             let width = Int(Int32(bitPattern: w))
             p.width = width > 0 ? width : nil
@@ -274,6 +276,23 @@ extension Bitmaps {
         }
         p.bitDepth = bits <= 8 ? 8 : bits == 16 ? 5 : 8
         p.colorModel = bits <= 8 ? .indexed : .rgb
+        // BI_BITFIELDS, BI_ALPHABITFIELDS: the colour masks (after a 40-byte header, inside a
+        // longer one) say the bits of each component; the depth is the widest (4 for 4-4-4-4,
+        // 6 for 5-6-5, 11 for 11-11-10). A stranger's BMPs were all 5 at 16 bits, 8 at 32.
+        if (compression == 3 || compression == 6) && bits > 8 && size >= 40 {
+            if let r = v.u32le(info + 40), let g = v.u32le(info + 44), let b = v.u32le(info + 48) {
+                let widest = max(r.nonzeroBitCount, g.nonzeroBitCount, b.nonzeroBitCount)
+                if widest > 0 { p.bitDepth = widest }
+            } else if info + 52 <= input.totalLength {
+                return .need(info + 52, partial: p)
+            }
+        }
+        // BI_JPEG, BI_PNG: a JPEG or PNG inside (bits per pixel 0); what its header says is not
+        // read here: not stated, rather than a palette of 8 bits.
+        if compression == 4 || compression == 5 {
+            p.bitDepth = nil
+            p.colorModel = nil
+        }
         if p.hasAlpha == nil { p.hasAlpha = false }
         return .done(p)
     }
