@@ -178,3 +178,40 @@ struct NamingHeaderAloneTests {
         #expect(layouts == ["ISO BMFF", "RIFF", "JPEG 2000", "JPEG XL"])
     }
 }
+
+/// A HEIF or AVIF cut where its `mdat` begins has whole top-level boxes; its items' data (the
+/// `iloc` extents) lies past the end: `--verify` says truncated. (A stranger's AVIF of `ftyp`
+/// and `meta` alone was complete.)
+@Suite("HEIF items' data")
+struct HEIFItemDataTests {
+    static let entries = Manifest.entries.filter { entry in
+        ImageType(entry.identifier).map { [.heic, .heif, .avif].contains($0) } ?? false
+    }
+
+    /// Where the last top-level box, when it is `mdat`, begins.
+    static func lastMediaData(_ b: [UInt8]) -> Int? {
+        var o = 0, last: (type: String, start: Int)?
+        while o + 8 <= b.count {
+            let size = Int(b[o]) << 24 | Int(b[o + 1]) << 16 | Int(b[o + 2]) << 8 | Int(b[o + 3])
+            guard size >= 8 else { return nil }
+            last = (String(decoding: b[(o + 4)..<(o + 8)], as: UTF8.self), o)
+            o += size
+        }
+        guard o == b.count, let last, last.type == "mdat" else { return nil }
+        return last.start
+    }
+
+    @Test func cutWhereItsMediaDataBegins() throws {
+        var checked = 0
+        for entry in Self.entries {
+            let data = try entry.bytes()
+            guard let cut = Self.lastMediaData(data), !entry.file.contains("cut") else { continue }
+            #expect(ImageSniffer.inspect(data, budget: .verifying).detection.completeness == .complete, "\(entry.file)")
+            let d = ImageSniffer.inspect(Array(data.prefix(cut)), budget: .verifying).detection
+            #expect(d.completeness == .truncated, "\(entry.file) cut at \(cut): \(d)")
+            #expect(ImageSniffer.inspect(Array(data.prefix(cut))).detection.completeness == .complete, "without verify: the header is whole")
+            checked += 1
+        }
+        #expect(checked >= 10, "\(checked) files with mdat last")
+    }
+}

@@ -5,12 +5,73 @@ extension ISOBMFF {
         PropertyReader([.heic, .heics, .heif, .heifs, .avif, .avis, .avci, .avcs], read: properties),
     ]
 
-    /// Whole: the top-level boxes end where the data does.
+    /// Whole: the top-level boxes end where the data does, and the items' data lies within it
+    /// (their `iloc` extents: a file cut where its `mdat` would begin has whole boxes).
     static let verifiers = [
-        Verifier([.heic, .heics, .heif, .heifs, .avif, .avis, .avci, .avcs], walk: { _ in FrameWalk(.boxes, at: 0) }) { _, _, walked in
-            walked.map(Verifier.step(for:)) ?? .needWalk
+        Verifier([.heic, .heics, .heif, .heifs, .avif, .avis, .avci, .avcs], walk: { _ in FrameWalk(.boxes, at: 0) }) { input, _, walked in
+            guard let walked else { return .needWalk }
+            let step = Verifier.step(for: walked)
+            return step == .complete ? itemDataStep(input) : step
         },
     ]
+
+    /// Whether the data stored in the file for the items (`iloc`, construction method 0: file
+    /// offsets) ends within it. No `meta` or `iloc` (a sequence, whose samples the track
+    /// boxes place): complete, as the box walk found.
+    static func itemDataStep(_ input: Input) -> VerifyStep {
+        let v = input.view
+        guard let length = input.knownLength, let ftypSize = v.u32be(0) else { return .unknown }
+        switch findBox(v, fourCC("meta"), in: Int(ftypSize), dataEnd: length, reach: input.reach) {
+        case .needs(let r): return .needRange(r)
+        case .absent: return .complete
+        case .found(let start, let end):
+            for box in children(v, from: start + 12, to: end) where box.type == fourCC("iloc") {
+                guard let dataEnd = itemDataEnd(v, box.start, box.end) else { return .unknown }
+                return dataEnd > length ? .truncated : .complete
+            }
+            return .complete
+        }
+    }
+
+    /// The end of the furthest extent an `iloc` box places in the file (ISO/IEC 14496-12,
+    /// 8.11.3), or nil when the box does not parse.
+    static func itemDataEnd(_ v: ByteView, _ start: Int, _ end: Int) -> Int? {
+        guard let version = v.u8(start + 8), version <= 2, let sizes = v.u16be(start + 12) else { return nil }
+        let offsetSize = Int(sizes >> 12), lengthSize = Int(sizes >> 8 & 0xF)
+        let baseOffsetSize = Int(sizes >> 4 & 0xF), indexSize = version >= 1 ? Int(sizes & 0xF) : 0
+        for size in [offsetSize, lengthSize, baseOffsetSize, indexSize] where size != 0 && size != 4 && size != 8 { return nil }
+        var o = start + 14
+        /// A field of `size` bytes (0, 2, 4 or 8), big-endian; nil past the box.
+        func read(_ size: Int) -> Int? {
+            defer { o += size }
+            guard o + size <= end else { return nil }
+            switch size {
+            case 0: return 0
+            case 2: return v.u16be(o).map(Int.init)
+            case 4: return v.u32be(o).map(Int.init)
+            default: return v.u64(o, bigEndian: true).flatMap { $0 > UInt64(Int.max / 4) ? nil : Int($0) }
+            }
+        }
+        guard let itemCount = read(version < 2 ? 2 : 4) else { return nil }
+        var furthest = 0
+        for _ in 0..<itemCount {
+            guard read(version < 2 ? 2 : 4) != nil else { return nil }  // item_ID
+            var method = 0
+            if version >= 1 {
+                guard let field = read(2) else { return nil }
+                method = field & 0xF
+            }
+            guard let reference = read(2), let base = read(baseOffsetSize), let extents = read(2) else { return nil }
+            for _ in 0..<extents {
+                if indexSize > 0 { guard read(indexSize) != nil else { return nil } }
+                guard let offset = read(offsetSize), let length = read(lengthSize) else { return nil }
+                // In this file (data reference 0), at file offsets (method 0); a length of 0
+                // means "to the end".
+                if method == 0 && reference == 0 && length > 0 { furthest = max(furthest, base + offset + length) }
+            }
+        }
+        return furthest
+    }
 
     /// The children of a box's payload from `start` to `end`, by type: `(type, start, end)`.
     static func children(_ v: ByteView, from start: Int, to end: Int) -> [(type: UInt32, start: Int, end: Int)] {
