@@ -22,9 +22,10 @@ package struct TextTable {
 
     package var isEmpty: Bool { rows.isEmpty }
 
-    /// Control characters would break the layout: shown as `?` in tables only.
+    /// Control characters would break the layout, and direction controls would reorder the
+    /// row: shown as `?` in tables (`Visible`).
     package static func printable(_ s: String) -> String {
-        Visible.text(s) { $0.value < 0x20 || $0.value == 0x7F }
+        Visible.text(s)
     }
 
     /// `s` cut to `width` characters by replacing its middle with "…".

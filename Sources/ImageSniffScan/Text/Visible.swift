@@ -1,15 +1,25 @@
 /// Text for a terminal: control characters shown as `?`.
 package enum Visible {
-    /// `text` with C0 controls, DEL and C1 controls shown as `?` (a file name's escape sequences
-    /// never reach the terminal), line feeds too unless `keepingLineFeeds`. A one-line message
-    /// keeps none: a line feed in a file name would start a line that reads as another message.
+    /// `text` with C0 controls, DEL, C1 controls and the Unicode direction controls shown as `?`
+    /// (a file name's escape sequences never reach the terminal, and a right-to-left override
+    /// cannot show `photo‮gpj.exe` as `photoexe.jpg`), line feeds too unless `keepingLineFeeds`.
+    /// A one-line message keeps none: a line feed in a file name would start a line that reads as
+    /// another message.
     package static func text(_ text: String, keepingLineFeeds: Bool = false) -> String {
-        Visible.text(text) { s in
-            (s.value < 0x20 && !(keepingLineFeeds && s.value == 0x0A)) || (0x7F...0x9F).contains(s.value)
+        Visible.text(text) { s in isHidden(s) && !(keepingLineFeeds && s.value == 0x0A) }
+    }
+
+    /// Whether `s` is shown as `?`: a C0 or C1 control, DEL, or a character that changes the
+    /// direction of the text around it (marks, embeddings, overrides, isolates).
+    package static func isHidden(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0..<0x20, 0x7F...0x9F: return true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
         }
     }
 
-    /// `text` with every scalar `hidden` picks shown as `?` (the table hides fewer).
+    /// `text` with every scalar `hidden` picks shown as `?`.
     package static func text(_ text: String, hiding hidden: (Unicode.Scalar) -> Bool) -> String {
         guard text.unicodeScalars.contains(where: hidden) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.map { hidden($0) ? "?" : $0 }))
