@@ -55,8 +55,8 @@ import ImageSniffScan
     if let pixels = p.pixelCount, pixels > 50_000_000 { /* refuse before decoding */ }
 }
 
-// README.md:163
-@Sendable func snippet_README_md_163() async throws {
+// README.md:165
+@Sendable func snippet_README_md_165() async throws {
 
     func listImages(in paths: [String]) async throws {
         var options = DirectoryScan.Options()
@@ -69,8 +69,8 @@ import ImageSniffScan
     }
 }
 
-// README.md:187
-@Sendable func snippet_README_md_187() async throws {
+// README.md:189
+@Sendable func snippet_README_md_189() async throws {
 
     let sprite = CustomType(identifier: "com.example.sprite", description: "Example sprite",
                             conformsTo: ["public.image"], filenameExtensions: ["spr"])
@@ -78,8 +78,8 @@ import ImageSniffScan
     print(custom.detect(Array("SPR1".utf8) + [0, 0, 0, 0]).identifier)   // com.example.sprite
 }
 
-// README.md:224
-@Sendable func snippet_README_md_224() async throws {
+// README.md:226
+@Sendable func snippet_README_md_226() async throws {
 
     /// Stores an upload if it is an image. `body` yields the request body's chunks; `sink` writes them.
     func acceptImage<Body: AsyncSequence>(
@@ -132,8 +132,8 @@ import ImageSniffScan
     nef.type.conforms(to: .cameraRawImage)    // true
 }
 
-// Sources/ImageSniff/ImageSniff.docc/GettingStarted.md:73
-@Sendable func snippet_Sources_ImageSniff_ImageSniff_docc_GettingStarted_md_73() async throws {
+// Sources/ImageSniff/ImageSniff.docc/GettingStarted.md:75
+@Sendable func snippet_Sources_ImageSniff_ImageSniff_docc_GettingStarted_md_75() async throws {
     let sniffer = FileSniffer()
     for path in paths {
         let detection = try sniffer.detect(fileAt: path)
@@ -141,8 +141,8 @@ import ImageSniffScan
     }
 }
 
-// Sources/ImageSniff/ImageSniff.docc/GettingStarted.md:88
-@Sendable func snippet_Sources_ImageSniff_ImageSniff_docc_GettingStarted_md_88() async throws {
+// Sources/ImageSniff/ImageSniff.docc/GettingStarted.md:90
+@Sendable func snippet_Sources_ImageSniff_ImageSniff_docc_GettingStarted_md_90() async throws {
     /// Detects a remote file of `length` bytes, fetching as much of its start as checks ask for.
     func detectRemote(length: Int, fetch: (Range<Int>) async throws -> [UInt8]) async throws -> Detection {
         var bytes = try await fetch(0..<min(4096, length))
@@ -155,16 +155,16 @@ import ImageSniffScan
     }
 }
 
-// Sources/ImageSniff/ImageSniff.docc/GettingStarted.md:114
-@Sendable func snippet_Sources_ImageSniff_ImageSniff_docc_GettingStarted_md_114() async throws {
+// Sources/ImageSniff/ImageSniff.docc/GettingStarted.md:116
+@Sendable func snippet_Sources_ImageSniff_ImageSniff_docc_GettingStarted_md_116() async throws {
     let plain = try ImageSniffer.detect(fileAt: "TestImages/tiff/make-nikon-plain")
     (plain.type.identifier, plain.confidence)       // ("public.tiff", .family)
     let hinted = try ImageSniffer.detect(fileAt: "TestImages/tiff/make-nikon-plain", hint: "nef")
     (hinted.type.identifier, hinted.confidence)     // ("com.nikon.raw-image", .hinted)
 }
 
-// Sources/ImageSniff/ImageSniff.docc/GettingStarted.md:126
-@Sendable func snippet_Sources_ImageSniff_ImageSniff_docc_GettingStarted_md_126() async throws {
+// Sources/ImageSniff/ImageSniff.docc/GettingStarted.md:128
+@Sendable func snippet_Sources_ImageSniff_ImageSniff_docc_GettingStarted_md_128() async throws {
     let heic = ImageType(mimeType: "image/heic")!
     heic.identifier                 // "public.heic"
     heic.parents                    // [.heifStandard]
@@ -299,5 +299,5 @@ import ImageSniffScan
 /// The snippets that print, each line with what it prints in a comment: run by the tests.
 let runnableSnippets: [RunnableSnippet] = [
     RunnableSnippet(place: "README.md:80", expected: ["com.compuserve.gif", "true", "gif", "image/gif", "conclusive false", "com.nikon.raw-image", "true", "false", "public.png true", "public.tiff family", "com.nikon.raw-image hinted", "public.png conclusive", "public.heic [public.heif-standard]", "true", "public.jpeg", "false"], run: snippet_README_md_80),
-    RunnableSnippet(place: "README.md:187", expected: ["com.example.sprite"], run: snippet_README_md_187),
+    RunnableSnippet(place: "README.md:189", expected: ["com.example.sprite"], run: snippet_README_md_189),
 ]
