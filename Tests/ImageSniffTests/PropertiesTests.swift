@@ -390,11 +390,11 @@ struct HostilePropertiesTests {
     /// and 32-bit 11-11-10 BMPs from Pillow's suite were all 5 or 8); a BMP holding a JPEG or PNG
     /// (bits per pixel 0) states no depth or colour model (it said an 8-bit palette).
     @Test func bmpDepthFromItsColourMasks() {
-        func bmp(bits: UInt16, compression: UInt32, masks: [UInt32]) -> [UInt8] {
+        func bmp(bits: UInt16, compression: UInt32, masks: [UInt32], header: UInt32 = 40) -> [UInt8] {
             var b = ByteBuilder()
-            b.ascii("BM"); b.u32le(0); b.u32le(0); b.u32le(UInt32(14 + 40 + 4 * masks.count))
-            b.u32le(40); b.u32le(4); b.u32le(2); b.u16le(1); b.u16le(bits); b.u32le(compression)
-            b.zeros(20)
+            b.ascii("BM"); b.u32le(0); b.u32le(0); b.u32le(14 + header + UInt32(4 * masks.count))
+            b.u32le(header); b.u32le(4); b.u32le(2); b.u16le(1); b.u16le(bits); b.u32le(compression)
+            b.zeros(Int(header) - 20)
             for m in masks { b.u32le(m) }
             b.zeros(64)
             return b.bytes
@@ -411,6 +411,10 @@ struct HostilePropertiesTests {
         #expect(depth(bmp(bits: 16, compression: 0, masks: [])) == (5, .rgb), "BI_RGB at 16 bits: 5-5-5")
         #expect(depth(bmp(bits: 0, compression: 4, masks: [])) == (nil, nil), "BI_JPEG")
         #expect(depth(bmp(bits: 0, compression: 5, masks: [])) == (nil, nil), "BI_PNG")
+        // An OS/2 2.x header (64 bytes): 4 is RLE24 and 3 Huffman 1D there, not BI_JPEG and
+        // BI_BITFIELDS (bmpsuite's rgb24rle24.bmp).
+        #expect(depth(bmp(bits: 24, compression: 4, masks: [], header: 64)) == (8, .rgb), "OS/2 RLE24")
+        #expect(depth(bmp(bits: 24, compression: 3, masks: [], header: 64)) == (8, .rgb), "OS/2 Huffman 1D")
     }
 
     /// A GIF of 200,000 one-pixel frames (3 MB): counted by the frame walk within its budget of

@@ -214,4 +214,39 @@ struct HEIFItemDataTests {
         }
         #expect(checked >= 10, "\(checked) files with mdat last")
     }
+
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        var b = ByteBuilder()
+        b.u32be(UInt32(8 + payload.count)); b.ascii(type)
+        return b.bytes + payload
+    }
+
+    /// A sequence (no top-level `meta`) whose last box is 8 bytes (a `free` box), in a file
+    /// longer than the first read: the search for `meta` asked for 16 bytes at that box, past
+    /// the end, which made the whole file truncated (a reviewer's case).
+    @Test func aSequenceEndingInASmallBoxIsWhole() throws {
+        let ftyp = Self.box("ftyp", Array("msf1".utf8) + [0, 0, 0, 0] + Array("msf1hevc".utf8))
+        let file = ftyp + Self.box("moov", [UInt8](repeating: 0, count: 1_000)) + Self.box("mdat", [UInt8](repeating: 7, count: 10_000))
+            + Self.box("free", [])
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-seq-\(UUID().uuidString)")
+        try Data(file).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let d = try FileSniffer(budget: .verifying).detect(fileAt: url.path)
+        #expect(d.type == .heics && d.completeness == .complete, "\(d)")
+        #expect(ImageSniffer.inspect(file, budget: .verifying).detection.completeness == .complete)
+    }
+
+    /// An `iloc` of 65,535 items, each of 65,535 extents with no fields at all (every size 0):
+    /// nothing to place, and not counted extent by extent (4 billion steps for one file).
+    @Test func anILOCOfEmptyExtentsIsReadInOnePass() {
+        var iloc = ByteBuilder()
+        iloc.u8(0); iloc.bytes += [0, 0, 0]  // version 0, flags
+        iloc.u16be(0)  // offset, length, base offset sizes 0
+        iloc.u16be(0xFFFF)
+        for id in 0..<0xFFFF { iloc.u16be(UInt16(id)); iloc.u16be(0); iloc.u16be(0xFFFF) }
+        let meta = Self.box("meta", [0, 0, 0, 0] + Self.box("iloc", iloc.bytes))
+        let file = Self.box("ftyp", Array("avif".utf8) + [0, 0, 0, 0] + Array("avifmif1".utf8)) + meta
+        let d = ImageSniffer.inspect(file, budget: .verifying).detection
+        #expect(d.type == .avif && d.completeness == .complete, "\(d)")
+    }
 }

@@ -285,7 +285,7 @@ enum Inflate {
 
         mutating func stored() {
             // To the next byte boundary: the rest of the byte being read is dropped, and the whole
-            // bytes taken in ahead of it (decoding takes in up to 15 bits at once) are given back.
+            // bytes taken in ahead of it (a refill takes in 56 bits or more) are given back.
             position -= bitCount / 8
             bitBuffer = 0
             bitCount = 0

@@ -279,7 +279,9 @@ extension Bitmaps {
         // BI_BITFIELDS, BI_ALPHABITFIELDS: the colour masks (after a 40-byte header, inside a
         // longer one) say the bits of each component; the depth is the widest (4 for 4-4-4-4,
         // 6 for 5-6-5, 11 for 11-11-10). A stranger's BMPs were all 5 at 16 bits, 8 at 32.
-        if (compression == 3 || compression == 6) && bits > 8 && size >= 40 {
+        // (In an OS/2 2.x header, of another size, 3 and 4 are Huffman 1D and RLE24.)
+        let windowsHeader = size == 40 || size == 52 || size == 56 || size >= 108
+        if windowsHeader && (compression == 3 || compression == 6) && bits > 8 {
             if let r = v.u32le(info + 40), let g = v.u32le(info + 44), let b = v.u32le(info + 48) {
                 let widest = max(r.nonzeroBitCount, g.nonzeroBitCount, b.nonzeroBitCount)
                 if widest > 0 { p.bitDepth = widest }
@@ -289,7 +291,7 @@ extension Bitmaps {
         }
         // BI_JPEG, BI_PNG: a JPEG or PNG inside (bits per pixel 0); what its header says is not
         // read here: not stated, rather than a palette of 8 bits.
-        if compression == 4 || compression == 5 {
+        if windowsHeader && (compression == 4 || compression == 5) {
             p.bitDepth = nil
             p.colorModel = nil
         }

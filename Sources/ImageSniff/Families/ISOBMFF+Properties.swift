@@ -22,6 +22,11 @@ extension ISOBMFF {
         let v = input.view
         guard let length = input.knownLength, let ftypSize = v.u32be(0) else { return .unknown }
         switch findBox(v, fourCC("meta"), in: Int(ftypSize), dataEnd: length, reach: input.reach) {
+        case .needs(let r) where r.upperBound > length:
+            // A box header is asked for with room for a 64-bit size: at a last box of 8 to 15
+            // bytes (a `free` box), that runs past the end. The walk found the boxes end where
+            // the data does: the header is there, and no more.
+            return r.lowerBound + 8 <= length ? .needRange(r.lowerBound..<length) : .complete
         case .needs(let r): return .needRange(r)
         case .absent: return .complete
         case .found(let start, let end):
@@ -62,6 +67,12 @@ extension ISOBMFF {
                 method = field & 0xF
             }
             guard let reference = read(2), let base = read(baseOffsetSize), let extents = read(2) else { return nil }
+            // Extents without a length place nothing (and, with no other fields, take no bytes:
+            // 65,535 of them for each of 65,535 items would be counted one by one).
+            if lengthSize == 0 {
+                o += extents * (indexSize + offsetSize)
+                continue
+            }
             for _ in 0..<extents {
                 if indexSize > 0 { guard read(indexSize) != nil else { return nil } }
                 guard let offset = read(offsetSize), let length = read(lengthSize) else { return nil }
