@@ -9,12 +9,21 @@ import TestSupport
 @Suite("Whole-file completeness")
 struct VerifyTests {
     /// The formats with a whole-file check.
-    static let checked: Set<ImageType> = [.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff]
+    static let checked: Set<ImageType> = [.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff,
+                                          .bmp, .qoi, .farbfeld, .pbm, .pgm, .ppm, .pam]
 
     static let entries = Manifest.entries.filter { entry in
-        guard let type = ImageType(entry.identifier) else { return false }
-        return checked.contains(type)
+        guard let type = ImageType(entry.identifier), checked.contains(type) else { return false }
+        // Plain (ASCII) netpbm images and BMPs without a file header are not checked.
+        guard let data = try? entry.bytes(), data.count > 2 else { return false }
+        if [.pbm, .pgm, .ppm].contains(type) { return [UInt8(ascii: "4"), UInt8(ascii: "5"), UInt8(ascii: "6")].contains(data[1]) }
+        if type == .bmp { return data[0] == UInt8(ascii: "B") && data[1] == UInt8(ascii: "M") && !notBMPWhenCut.contains(entry.file) }
+        return true
     }
+
+    /// BMPs named so only while their length is what the header says (planes 0): cut, they are
+    /// data, and nothing is checked.
+    static let notBMPWhenCut: Set<String> = ["realworld/bmp-planes-zero"]
 
     /// Images damaged before their end (noise where a block should be): the walk stops at the
     /// damage, which says nothing either way (`Verifier.step`), whole or cut.
@@ -248,5 +257,28 @@ struct HEIFItemDataTests {
         let file = Self.box("ftyp", Array("avif".utf8) + [0, 0, 0, 0] + Array("avifmif1".utf8)) + meta
         let d = ImageSniffer.inspect(file, budget: .verifying).detection
         #expect(d.type == .avif && d.completeness == .complete, "\(d)")
+    }
+}
+
+/// Rasters whose size the header gives: a binary PBM (no test image holds one), and a BMP whose
+/// last row lacks its padding (what a decoder needs is there: whole).
+@Suite("Whole-file completeness of rasters sized by their header")
+struct RasterSizeTests {
+    @Test func binaryPBM() {
+        let pbm = Array("P4\n# two rows\n10 2\n".utf8) + [0xFF, 0xC0, 0x00, 0x40]
+        #expect(ImageSniffer.inspect(pbm, budget: .verifying).detection.completeness == .complete)
+        #expect(ImageSniffer.inspect(Array(pbm.dropLast()), budget: .verifying).detection.completeness == .truncated)
+    }
+
+    @Test func bmpWithoutItsLastRowsPadding() {
+        // 3 x 2 pixels, 24 bits: rows of 9 bytes padded to 12.
+        var b = ByteBuilder()
+        b.ascii("BM"); b.u32le(14 + 40 + 12 + 9); b.u32le(0); b.u32le(54)
+        b.u32le(40); b.u32le(3); b.u32le(2); b.u16le(1); b.u16le(24); b.u32le(0); b.zeros(20)
+        b.bytes += [UInt8](repeating: 0x80, count: 12 + 9)
+        let bmp = b.bytes
+        #expect(ImageSniffer.inspect(bmp, budget: .verifying).detection.completeness == .complete)
+        #expect(ImageSniffer.inspect(bmp + [0, 0, 0], budget: .verifying).detection.completeness == .complete)
+        #expect(ImageSniffer.inspect(Array(bmp.dropLast()), budget: .verifying).detection.completeness == .truncated)
     }
 }

@@ -54,6 +54,19 @@ struct Verifier: Sendable {
         }
     }
 
+    /// Whether `start` bytes and `factors` multiplied (a raster's rows, columns and bytes per
+    /// pixel) fit in `length` bytes: complete, or truncated (also when the product overflows:
+    /// no data holds it).
+    static func fits(_ start: Int, _ factors: Int..., in length: Int) -> VerifyStep {
+        var size = 1
+        for f in factors {
+            let (product, overflow) = size.multipliedReportingOverflow(by: f)
+            guard !overflow, product <= Int.max / 2 else { return .truncated }
+            size = product
+        }
+        return start + size <= length ? .complete : .truncated
+    }
+
     /// The verifier of each type.
     static let byType: [ImageType: Verifier] = {
         var table: [ImageType: Verifier] = [:]

@@ -215,6 +215,38 @@ enum Bitmaps: FormatFamily {
 // MARK: - Properties
 
 extension Bitmaps {
+    /// Whole: a BMP's pixels end within the data (where its file header says they start: rows
+    /// padded to 4 bytes, but for the last; compressed, the image size its header states).
+    static let verifiers = [Verifier([.bmp]) { input, _, _ in bmpStep(input) }]
+
+    static func bmpStep(_ input: Input) -> VerifyStep {
+        let v = input.view
+        guard v.u8(0) == UInt8(ascii: "B"), v.u8(1) == UInt8(ascii: "M"), let offset = v.u32le(10),
+              let size = v.u32le(14), size >= 12, Int(offset) >= 14 + Int(size) else { return .unknown }
+        let width: Int, height: Int, bits: Int, compression: UInt32
+        if size == 12 {
+            guard let w = v.u16le(18), let h = v.u16le(20), let b = v.u16le(24) else { return .unknown }
+            (width, height, bits, compression) = (Int(w), Int(h), Int(b), 0)
+        } else {
+            guard size >= 20, let w = v.u32le(18), let h = v.u32le(22), let b = v.u16le(28),
+                  let c = v.u32le(30) else { return .unknown }
+            (width, height, bits, compression) = (Int(Int32(bitPattern: w)), Int(Int32(bitPattern: h).magnitude), Int(b), c)
+        }
+        guard width > 0, height > 0, [1, 2, 4, 8, 16, 24, 32, 64].contains(bits) else { return .unknown }
+        let windowsHeader = size == 40 || size == 52 || size == 56 || size >= 108
+        let bitfields = compression == 3 && windowsHeader || compression == 6
+        guard compression == 0 || bitfields else {
+            // Run-length or embedded JPEG/PNG data: as long as the header says, when it says.
+            guard size >= 40, let imageSize = v.u32le(34), imageSize > 0 else { return .unknown }
+            return Int(offset) + Int(imageSize) <= input.totalLength ? .complete : .truncated
+        }
+        let rowBits = width.multipliedReportingOverflow(by: bits)
+        guard !rowBits.overflow else { return .truncated }
+        let padded = (rowBits.partialValue + 31) / 32 * 4, last = (rowBits.partialValue + 7) / 8
+        guard case .complete = Verifier.fits(Int(offset), padded, height - 1, in: input.totalLength - last) else { return .truncated }
+        return .complete
+    }
+
     static let readers = [
         PropertyReader([.bmp], read: bmp),
         PropertyReader([.ico, .cur], read: icon),

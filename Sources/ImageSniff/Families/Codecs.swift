@@ -96,6 +96,22 @@ enum Codecs: FormatFamily {
 // MARK: - Properties
 
 extension Codecs {
+    /// Whole: a QOI stream ends with its end marker (seven 0x00 bytes and a 0x01); a farbfeld's
+    /// pixels (8 bytes each) fit in the data.
+    static let verifiers = [
+        Verifier([.qoi]) { input, _, _ in
+            let length = input.totalLength
+            guard length >= 14 + 8 else { return .truncated }
+            let end = (length - 8)..<length
+            guard input.view.has(end) else { return .needRange(end) }
+            return input.view.equals(0x0000_0000_0000_0001, length: 8, at: end.lowerBound) ? .complete : .truncated
+        },
+        Verifier([.farbfeld]) { input, _, _ in
+            guard let w = input.view.u32be(8), let h = input.view.u32be(12) else { return .unknown }
+            return Verifier.fits(16, Int(w), Int(h), 8, in: input.totalLength)
+        },
+    ]
+
     static let readers = [
         PropertyReader([.qoi], read: { input, _ in
             let v = input.view

@@ -110,6 +110,42 @@ extension Netpbm {
 extension Netpbm {
     static let readers = [PropertyReader([.pbm, .pgm, .ppm, .pam, .pfm, .phm, .xvThumbnail], read: properties)]
 
+    /// Whole: a binary image's raster (P4, P5, P6 after their header and one white space byte;
+    /// PAM after `ENDHDR` and its line feed) fits in the data. Plain (ASCII) images, PFM and PHM
+    /// are not checked. A file may hold more than one image: only the first is checked.
+    static let verifiers = [Verifier([.pbm, .pgm, .ppm, .pam]) { input, type, _ in rasterStep(input, type) }]
+
+    static func rasterStep(_ input: Input, _ type: ImageType) -> VerifyStep {
+        let v = input.view
+        let bytesPerSample = { (maxval: Int) in maxval > 255 ? 2 : 1 }
+        if type == .pam {
+            guard let end = v.find("ENDHDR", in: 0..<min(v.count, 4096)) else { return .unknown }
+            let header = 0..<end
+            guard let w = v.number(after: "WIDTH", in: header), let h = v.number(after: "HEIGHT", in: header),
+                  let depth = v.number(after: "DEPTH", in: header), let maxval = v.number(after: "MAXVAL", in: header) else { return .unknown }
+            return Verifier.fits(end + 7, w, h, depth, bytesPerSample(maxval), in: input.totalLength)
+        }
+        let kind = v.u8(1) ?? 0
+        guard kind == UInt8(ascii: "4") || kind == UInt8(ascii: "5") || kind == UInt8(ascii: "6") else { return .unknown }
+        var o = 2
+        var numbers: [Int] = []
+        while numbers.count < (kind == UInt8(ascii: "4") ? 2 : 3) {
+            while let b = v.u8(o) {
+                if ByteView.isSpace(b) { o += 1; continue }
+                if b == UInt8(ascii: "#") { while let c = v.u8(o), c != 0x0A && c != 0x0D { o += 1 }; continue }
+                break
+            }
+            guard let n = v.decimal(at: &o) else { return .unknown }
+            numbers.append(n)
+        }
+        o += 1  // the one white space byte before the raster
+        switch kind {
+        case UInt8(ascii: "4"): return Verifier.fits(o, (numbers[0] + 7) / 8, numbers[1], in: input.totalLength)
+        case UInt8(ascii: "5"): return Verifier.fits(o, numbers[0], numbers[1], bytesPerSample(numbers[2]), in: input.totalLength)
+        default: return Verifier.fits(o, numbers[0], numbers[1], 3, bytesPerSample(numbers[2]), in: input.totalLength)
+        }
+    }
+
     /// The header's numbers (comments skipped): width, height, and maxval or scale; PAM's
     /// keyword lines.
     static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
