@@ -128,12 +128,13 @@ struct ScanTests {
     /// controls are shown as `?` there, as control characters are; the record keeps the name.
     @Test func directionControlsAreShownAsQuestionMarks() throws {
         let tree = try ScratchTree()
-        let spoof = "photo\u{202E}gpj.exe", isolate = "a\u{2067}b\u{2069}.png"
+        let spoof = "photo\u{202E}gpj.exe", isolate = "a\u{2067}b\u{2069}.png", separator = "line\u{2028}break.png"
         try tree.file(spoof, pngBytes)
         try tree.file(isolate, pngBytes)
-        let table = try IMGSniffBinary.run(["scan", "--format", "table", spoof, isolate, "gone\u{202E}x"], in: tree.root)
+        try tree.file(separator, pngBytes)
+        let table = try IMGSniffBinary.run(["scan", "--format", "table", spoof, isolate, separator, "gone\u{202E}x"], in: tree.root)
         let shown = String(decoding: table.stdout, as: UTF8.self)
-        #expect(shown.contains("photo?gpj.exe") && shown.contains("a?b?.png"), "\(shown)")
+        #expect(shown.contains("photo?gpj.exe") && shown.contains("a?b?.png") && shown.contains("line?break.png"), "\(shown)")
         #expect(!shown.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
         #expect(shown.contains("gone?x"), "the row of a missing file: \(shown)")
         let message = try IMGSniffBinary.run(["scan", "--format", "csv", "gone\u{202E}x"], in: tree.root)

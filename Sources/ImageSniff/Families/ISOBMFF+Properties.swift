@@ -8,17 +8,31 @@ extension ISOBMFF {
     /// Whole: the top-level boxes end where the data does, and the items' data lies within it
     /// (their `iloc` extents: a file cut where its `mdat` would begin has whole boxes).
     static let verifiers = [
-        Verifier([.heic, .heics, .heif, .heifs, .avif, .avis, .avci, .avcs], walk: { _ in FrameWalk(.boxes, at: 0) }) { input, _, walked in
+        Verifier([.heic, .heics, .heif, .heifs, .avif, .avis, .avci, .avcs], walk: { _ in FrameWalk(.boxes, at: 0) }) { input, type, walked in
             guard let walked else { return .needWalk }
             let step = Verifier.step(for: walked)
-            return step == .complete ? itemDataStep(input) : step
+            guard step == .complete else { return step }
+            // A sequence's samples are placed by its `moov`: without one (a download cut where
+            // ffmpeg puts it, after the `mdat`), the file is cut short.
+            if [.heics, .heifs, .avis, .avcs].contains(type), let length = input.knownLength, let ftypSize = input.view.u32be(0) {
+                switch findBox(input.view, fourCC("moov"), in: Int(ftypSize), dataEnd: length, reach: input.reach) {
+                case .needs(let r) where r.upperBound > length: return r.lowerBound + 8 <= length ? .needRange(r.lowerBound..<length) : .truncated
+                case .needs(let r): return .needRange(r)
+                case .absent: return .truncated
+                case .found: break
+                }
+            }
+            return itemDataStep(input, needsItems: ![.heics, .heifs, .avis, .avcs].contains(type))
         },
     ]
 
     /// Whether the data stored in the file for the items (`iloc`, construction method 0: file
     /// offsets) ends within it. No `meta` or `iloc` (a sequence, whose samples the track
     /// boxes place): complete, as the box walk found.
-    static func itemDataStep(_ input: Input) -> VerifyStep {
+    /// `needsItems`: an image (not a sequence), whose items are described by a `meta` box (or
+    /// the compact `mini` box of brand mif3): without either, it was cut before them (a file
+    /// whose `mdat` comes first, cut where its `meta` would begin).
+    static func itemDataStep(_ input: Input, needsItems: Bool) -> VerifyStep {
         let v = input.view
         guard let length = input.knownLength, let ftypSize = v.u32be(0) else { return .unknown }
         switch findBox(v, fourCC("meta"), in: Int(ftypSize), dataEnd: length, reach: input.reach) {
@@ -26,15 +40,26 @@ extension ISOBMFF {
             // A box header is asked for with room for a 64-bit size: at a last box of 8 to 15
             // bytes (a `free` box), that runs past the end. The walk found the boxes end where
             // the data does: the header is there, and no more.
-            return r.lowerBound + 8 <= length ? .needRange(r.lowerBound..<length) : .complete
+            return r.lowerBound + 8 <= length ? .needRange(r.lowerBound..<length) : (needsItems ? compactItems(input) : .complete)
         case .needs(let r): return .needRange(r)
-        case .absent: return .complete
+        case .absent: return needsItems ? compactItems(input) : .complete
         case .found(let start, let end):
             for box in children(v, from: start + 12, to: end) where box.type == fourCC("iloc") {
                 guard let dataEnd = itemDataEnd(v, box.start, box.end) else { return .unknown }
                 return dataEnd > length ? .truncated : .complete
             }
             return .complete
+        }
+    }
+
+    /// No `meta`: whole only with a `mini` box (mif3) among the top-level boxes.
+    private static func compactItems(_ input: Input) -> VerifyStep {
+        guard let length = input.knownLength, let ftypSize = input.view.u32be(0) else { return .unknown }
+        switch findBox(input.view, fourCC("mini"), in: Int(ftypSize), dataEnd: length, reach: input.reach) {
+        case .found: return .complete
+        case .needs(let r) where r.upperBound > length: return r.lowerBound + 8 <= length ? .needRange(r.lowerBound..<length) : .truncated
+        case .needs(let r): return .needRange(r)
+        case .absent: return .truncated
         }
     }
 

@@ -35,9 +35,18 @@ enum ISOBMFF: FormatFamily {
         }
         let step = classify(major: major, brands: brands, input: input, afterFtyp: size)
         // An ftyp box alone is no file of any of these types: a box follows it (an image's
-        // `meta`, a movie's `moov`). Data that ends with its ftyp is cut short (a stranger's
-        // 32 bytes of an AVIF were "complete", and renamed).
-        if case .hit(let hit) = step, !v.has(size, 8) { return .need(size + 8, fallback: hit) }
+        // `meta`, a movie's `moov`), after any padding (`free`, `skip`, `wide`: ffmpeg writes an
+        // 8-byte `free` after ftyp). Data that ends with them is cut short (a stranger's 32
+        // bytes of an AVIF were "complete", and renamed). Padding is passed over where it ends
+        // within the bytes in view.
+        if case .hit(let hit) = step {
+            var next = size
+            while let length = v.u32be(next), length >= 8, next + Int(length) <= v.count, let type = v.u32be(next + 4),
+                  type == fourCC("free") || type == fourCC("skip") || type == fourCC("wide") {
+                next += Int(length)
+            }
+            if !v.has(next, 8) { return .need(next + 8, fallback: hit) }
+        }
         return step
     }
 
