@@ -27,11 +27,12 @@ extension ISOBMFF {
     ]
 
     /// Whether the data stored in the file for the items (`iloc`, construction method 0: file
-    /// offsets) ends within it. No `meta` or `iloc` (a sequence, whose samples the track
-    /// boxes place): complete, as the box walk found.
-    /// `needsItems`: an image (not a sequence), whose items are described by a `meta` box (or
-    /// the compact `mini` box of brand mif3): without either, it was cut before them (a file
-    /// whose `mdat` comes first, cut where its `meta` would begin).
+    /// offsets) ends within it; no `iloc`: complete, as the box walk found.
+    ///
+    /// `needsItems`: an image (not a sequence), whose items a `meta` box describes (or the
+    /// compact `mini` box of brand mif3): without either, it was cut before them (a file whose
+    /// `mdat` comes first, cut where its `meta` would begin). A sequence needs no `meta`: its
+    /// samples are placed by its `moov`.
     static func itemDataStep(_ input: Input, needsItems: Bool) -> VerifyStep {
         let v = input.view
         guard let length = input.knownLength, let ftypSize = v.u32be(0) else { return .unknown }

@@ -2,7 +2,7 @@
 package enum Visible {
     /// `text` with C0 controls, DEL, C1 controls and the Unicode direction controls shown as `?`
     /// (a file name's escape sequences never reach the terminal, and a right-to-left override
-    /// cannot show `photo‮gpj.exe` as `photoexe.jpg`), line feeds too unless `keepingLineFeeds`.
+    /// cannot show `photo` U+202E `gpj.exe` as `photoexe.jpg`), line feeds too unless `keepingLineFeeds`.
     /// A one-line message keeps none: a line feed in a file name would start a line that reads as
     /// another message.
     package static func text(_ text: String, keepingLineFeeds: Bool = false) -> String {
