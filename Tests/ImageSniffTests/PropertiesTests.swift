@@ -153,6 +153,33 @@ struct HostilePropertiesTests {
         return bytes
     }
 
+    /// An ICC profile that cannot be used is not one: a PNG's iCCP whose data is no zlib stream
+    /// (Pillow's icc_profile_none.png), a JPEG's first ICC_PROFILE chunk whose header lacks `acsp`
+    /// (Pillow's icc-after-SOF.jpg). Both said true.
+    @Test func unusableICCProfilesAreNotProfiles() {
+        func png(iCCP zlibHeader: [UInt8]) -> [UInt8] {
+            var b = Self.png(width: 2, height: 2)
+            let payload = Array("ICC Profile".utf8) + [0, 0] + zlibHeader + [UInt8](repeating: 0x55, count: 20)
+            var chunk = ByteBuilder()
+            chunk.u32be(UInt32(payload.count)); chunk.ascii("iCCP"); chunk.bytes += payload; chunk.u32be(0)
+            b.insert(contentsOf: chunk.bytes, at: 33)  // after IHDR
+            return b
+        }
+        #expect(ImageSniffer.inspect(png(iCCP: [0x78, 0x9C])).properties.hasICCProfile == true)
+        #expect(ImageSniffer.inspect(png(iCCP: [0x8D, 0x93])).properties.hasICCProfile == false)
+        func jpeg(profile: [UInt8]) -> [UInt8] {
+            var b = ByteBuilder()
+            b.bytes += [0xFF, 0xD8, 0xFF, 0xE2]; b.u16be(UInt16(2 + 14 + profile.count))
+            b.ascii("ICC_PROFILE\0"); b.bytes += [1, 1] + profile
+            return b.bytes + Array(minimalJPEG.dropFirst(2))
+        }
+        var header = [UInt8](repeating: 0, count: 128)
+        header.replaceSubrange(36..<40, with: Array("acsp".utf8))
+        #expect(ImageSniffer.inspect(jpeg(profile: header)).properties.hasICCProfile == true)
+        #expect(ImageSniffer.inspect(jpeg(profile: [UInt8](repeating: 0x0F, count: 128))).properties.hasICCProfile == false)
+        #expect(ImageSniffer.inspect(minimalJPEG).properties.hasICCProfile == false)
+    }
+
     @Test func decompressionBombIsSizedFromItsHeader() throws {
         let bomb = Self.png(width: 100_000, height: 100_000)
         let p = ImageSniffer.inspect(bomb).properties

@@ -202,7 +202,13 @@ extension JPEG {
                 if v.matches("Exif\0\0", at: body), let o = Exif.orientation(v, tiff: body + 6, end: end) { p.orientation = o }
                 if v.matches("http://ns.adobe.com/xap/1.0/\0", at: body), mentionsGainMap(v, from: body, to: end) { p.hasGainMap = true }
             case 0xE2:
-                if v.matches("ICC_PROFILE\0", at: body) { p.hasICCProfile = true }
+                // The first chunk's profile header says `acsp` at 36 (ICC.1, 7.2.9), or the profile
+                // is not usable (Pillow's icc-after-SOF.jpg: exiftool says "bad length"). Out of
+                // view, it is taken as it says.
+                if v.matches("ICC_PROFILE\0", at: body), v.u8(body + 12) == 1 {
+                    let header = body + 14
+                    p.hasICCProfile = header + 40 > end ? false : !v.has(header, 40) || v.matches("acsp", at: header + 36)
+                }
                 if v.matches("MPF\0", at: body) { multiPicture = (body + 4, end) }
                 if v.matches("urn:iso:std:iso:ts:21496:-1", at: body) { p.hasGainMap = true }
             default:

@@ -140,7 +140,16 @@ extension PNG {
             if chunk.name == fourCC("IDAT") || chunk.name == fourCC("IEND") || chunk.isOversized { return .done(p) }
             switch chunk.name {
             case fourCC("tRNS"): p.hasAlpha = true
-            case fourCC("iCCP"): p.hasICCProfile = true
+            case fourCC("iCCP"):
+                // A profile name, NUL, method 0, then a zlib stream: its two-byte header must be
+                // one (deflate, a window of at most 32 KiB, a check that divides by 31), or the
+                // profile is not usable (Pillow's icc_profile_none.png).
+                guard let name = v.find("\0", in: chunk.data..<min(chunk.dataEnd, chunk.data + 80)) else { break }
+                if let cmf = v.u8(name + 2), let flg = v.u8(name + 3) {
+                    p.hasICCProfile = cmf & 0x0F == 8 && cmf >> 4 <= 7 && (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0
+                } else {
+                    p.hasICCProfile = true  // its header out of view: as it says
+                }
             case fourCC("acTL"):
                 // num_frames: 0 is not a valid value (APNG 1.0, acTL).
                 guard let frames = v.u32be(chunk.data) else { return .need(chunk.data + 4, partial: p) }
