@@ -59,7 +59,8 @@ package enum RenameRules {
     }
 
     /// Names that are not a stem and an extension, though they may hold one: an editor's backup
-    /// (`x.png~`, `#x#`), a download's or a rotation's copy (`x.jpg.1`), a name ending in a dot or
+    /// (`x.png~`, `#x#`), a download's or a rotation's copy (`x.jpg.1`), a download in progress, a
+    /// temporary or a backup (`x.crdownload`, `x.tmp`, `x.bak`), a name ending in a dot or
     /// a space, a hidden name that is a known extension (`.jpg`).
     package static func isBackupName(_ name: [UInt8]) -> Bool {
         guard let last = name.last else { return false }
@@ -69,17 +70,14 @@ package enum RenameRules {
            !ImageType.types(filenameExtension: String(decoding: name.dropFirst(), as: UTF8.self)).isEmpty {
             return true
         }
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot + 1 < name.count else { return false }
         // A download in progress (`Unconfirmed 123.crdownload`, `x.part`), a temporary, a backup:
         // the extension says what the file is for, and a type's extension in its place would
         // make it look finished, or the original (even under --fix).
-        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0,
-           transientExtensions.contains(RenamePlanner.folded(Array(name[(dot + 1)...]))) {
-            return true
-        }
-        // `stem.ext.N` (digits) or `stem.ext.part`, `.bak`, `.crdownload`, an rsync temporary's
-        // `.x.jpg.AbCd12`: a known extension followed by one the catalog does not know.
-        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot + 1 < name.count,
-           let inner = fileExtension(of: Array(name[..<dot])), !ImageType.types(filenameExtension: inner.text).isEmpty {
+        if dot > 0, transientExtensions.contains(RenamePlanner.folded(Array(name[(dot + 1)...]))) { return true }
+        // `stem.ext.N` (digits), an rsync temporary's `.x.jpg.AbCd12`: a known extension followed
+        // by one the catalog does not know.
+        if let inner = fileExtension(of: Array(name[..<dot])), !ImageType.types(filenameExtension: inner.text).isEmpty {
             let outer = String(decoding: name[(dot + 1)...], as: UTF8.self)
             if outer.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) || ImageType.types(filenameExtension: outer).isEmpty { return true }
         }

@@ -233,7 +233,7 @@ extension Bitmaps {
             (width, height, bits, compression) = (Int(Int32(bitPattern: w)), Int(Int32(bitPattern: h).magnitude), Int(b), c)
         }
         guard width > 0, height > 0, [1, 2, 4, 8, 16, 24, 32, 64].contains(bits) else { return .unknown }
-        let windowsHeader = size == 40 || size == 52 || size == 56 || size >= 108
+        let windowsHeader = isWindowsHeader(size)
         let bitfields = compression == 3 && windowsHeader || compression == 6
         guard compression == 0 || bitfields else {
             // Run-length or embedded JPEG/PNG data: as long as the header says, when it says.
@@ -246,6 +246,11 @@ extension Bitmaps {
         guard case .complete = Verifier.fits(Int(offset), padded, height - 1, in: input.totalLength - last) else { return .truncated }
         return .complete
     }
+
+    /// A Windows info header (40, 52, 56, 108 or 124 bytes), whose compression codes 3 to 6 are
+    /// BI_BITFIELDS, BI_JPEG, BI_PNG and BI_ALPHABITFIELDS; an OS/2 2.x header's 3 and 4 are
+    /// Huffman 1D and RLE24.
+    static func isWindowsHeader(_ size: UInt32) -> Bool { size == 40 || size == 52 || size == 56 || size >= 108 }
 
     static let readers = [
         PropertyReader([.bmp], read: bmp),
@@ -311,8 +316,7 @@ extension Bitmaps {
         // BI_BITFIELDS, BI_ALPHABITFIELDS: the colour masks (after a 40-byte header, inside a
         // longer one) say the bits of each component; the depth is the widest (4 for 4-4-4-4,
         // 6 for 5-6-5, 11 for 11-11-10). A stranger's BMPs were all 5 at 16 bits, 8 at 32.
-        // (In an OS/2 2.x header, of another size, 3 and 4 are Huffman 1D and RLE24.)
-        let windowsHeader = size == 40 || size == 52 || size == 56 || size >= 108
+        let windowsHeader = isWindowsHeader(size)
         if windowsHeader && (compression == 3 || compression == 6) && bits > 8 {
             if let r = v.u32le(info + 40), let g = v.u32le(info + 44), let b = v.u32le(info + 48) {
                 let widest = max(r.nonzeroBitCount, g.nonzeroBitCount, b.nonzeroBitCount)

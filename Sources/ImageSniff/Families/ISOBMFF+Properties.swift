@@ -12,11 +12,11 @@ extension ISOBMFF {
             guard let walked else { return .needWalk }
             let step = Verifier.step(for: walked)
             guard step == .complete else { return step }
+            guard input.knownLength != nil else { return .unknown }  // a stream whose end has not come
             // A sequence's samples are placed by its `moov`: without one (a download cut where
             // ffmpeg puts it, after the `mdat`), the file is cut short.
-            if [.heics, .heifs, .avis, .avcs].contains(type), let length = input.knownLength, let ftypSize = input.view.u32be(0) {
-                switch findBox(input.view, fourCC("moov"), in: Int(ftypSize), dataEnd: length, reach: input.reach) {
-                case .needs(let r) where r.upperBound > length: return r.lowerBound + 8 <= length ? .needRange(r.lowerBound..<length) : .truncated
+            if [.heics, .heifs, .avis, .avcs].contains(type) {
+                switch topLevelBox("moov", input) {
                 case .needs(let r): return .needRange(r)
                 case .absent: return .truncated
                 case .found: break
@@ -35,15 +35,17 @@ extension ISOBMFF {
     /// samples are placed by its `moov`.
     static func itemDataStep(_ input: Input, needsItems: Bool) -> VerifyStep {
         let v = input.view
-        guard let length = input.knownLength, let ftypSize = v.u32be(0) else { return .unknown }
-        switch findBox(v, fourCC("meta"), in: Int(ftypSize), dataEnd: length, reach: input.reach) {
-        case .needs(let r) where r.upperBound > length:
-            // A box header is asked for with room for a 64-bit size: at a last box of 8 to 15
-            // bytes (a `free` box), that runs past the end. The walk found the boxes end where
-            // the data does: the header is there, and no more.
-            return r.lowerBound + 8 <= length ? .needRange(r.lowerBound..<length) : (needsItems ? compactItems(input) : .complete)
+        guard let length = input.knownLength else { return .unknown }
+        switch topLevelBox("meta", input) {
         case .needs(let r): return .needRange(r)
-        case .absent: return needsItems ? compactItems(input) : .complete
+        case .absent:
+            guard needsItems else { return .complete }
+            // No `meta`: whole only with a `mini` box (mif3).
+            switch topLevelBox("mini", input) {
+            case .needs(let r): return .needRange(r)
+            case .absent: return .truncated
+            case .found: return .complete
+            }
         case .found(let start, let end):
             for box in children(v, from: start + 12, to: end) where box.type == fourCC("iloc") {
                 guard let dataEnd = itemDataEnd(v, box.start, box.end) else { return .unknown }
@@ -53,14 +55,15 @@ extension ISOBMFF {
         }
     }
 
-    /// No `meta`: whole only with a `mini` box (mif3) among the top-level boxes.
-    private static func compactItems(_ input: Input) -> VerifyStep {
-        guard let length = input.knownLength, let ftypSize = input.view.u32be(0) else { return .unknown }
-        switch findBox(input.view, fourCC("mini"), in: Int(ftypSize), dataEnd: length, reach: input.reach) {
-        case .found: return .complete
-        case .needs(let r) where r.upperBound > length: return r.lowerBound + 8 <= length ? .needRange(r.lowerBound..<length) : .truncated
-        case .needs(let r): return .needRange(r)
-        case .absent: return .truncated
+    /// `findBox` among the top-level boxes after ftyp, for a verifier (the box walk has found
+    /// they end where the data does; its length is known). A box header is asked for with room
+    /// for a 64-bit size: at a last box of 8 to 15 bytes (a `free` box) that runs past the end,
+    /// so only the bytes to the end are asked for; fewer than 8 left: no such box.
+    private static func topLevelBox(_ type: StaticString, _ input: Input) -> BoxLookup {
+        guard let length = input.knownLength, let ftypSize = input.view.u32be(0) else { return .absent }
+        switch findBox(input.view, fourCC(type), in: Int(ftypSize), dataEnd: length, reach: input.reach) {
+        case .needs(let r) where r.upperBound > length: return r.lowerBound + 8 <= length ? .needs(r.lowerBound..<length) : .absent
+        case let lookup: return lookup
         }
     }
 

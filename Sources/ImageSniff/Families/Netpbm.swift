@@ -6,6 +6,15 @@ enum Netpbm: FormatFamily {
         Rule("netpbm", .firstByte([0x50]), produces: [.pbm, .pgm, .ppm, .pam, .pfm, .phm, .xvThumbnail], check: detect),
     ]
 
+    /// Moves `o` past white space and `#` comments (to the end of their line) in a header.
+    static func skipSpaceAndComments(_ v: ByteView, _ o: inout Int) {
+        while let b = v.u8(o) {
+            if ByteView.isSpace(b) { o += 1; continue }
+            if b == UInt8(ascii: "#") { while let c = v.u8(o), c != 0x0A && c != 0x0D { o += 1 }; continue }
+            break
+        }
+    }
+
     static func detect(_ input: Input) -> Step {
         let v = input.view
         guard let kind = v.u8(1) else { return .need(2, fallback: nil) }
@@ -27,15 +36,7 @@ enum Netpbm: FormatFamily {
         var o = 2
         var parsed = 0
         while parsed < numbers {
-            // Skip white space and comments.
-            while let b = v.u8(o) {
-                if ByteView.isSpace(b) { o += 1; continue }
-                if b == UInt8(ascii: "#") {
-                    while let c = v.u8(o), c != 0x0A && c != 0x0D { o += 1 }
-                    continue
-                }
-                break
-            }
+            skipSpaceAndComments(v, &o)
             guard let b = v.u8(o) else { return .need(o + 16, fallback: nil) }
             let isFloat = type == .pfm || type == .phm
             if isFloat && parsed == 2 {
@@ -130,11 +131,7 @@ extension Netpbm {
         var o = 2
         var numbers: [Int] = []
         while numbers.count < (kind == UInt8(ascii: "4") ? 2 : 3) {
-            while let b = v.u8(o) {
-                if ByteView.isSpace(b) { o += 1; continue }
-                if b == UInt8(ascii: "#") { while let c = v.u8(o), c != 0x0A && c != 0x0D { o += 1 }; continue }
-                break
-            }
+            skipSpaceAndComments(v, &o)
             guard let n = v.decimal(at: &o) else { return .unknown }
             numbers.append(n)
         }
@@ -165,11 +162,7 @@ extension Netpbm {
         let wanted = type == .pbm ? 2 : 3
         while numbers.count < wanted {
             // White space and comments, then a number (PFM's scale is a decimal: only its sign counts).
-            while let b = v.u8(o) {
-                if ByteView.isSpace(b) { o += 1; continue }
-                if b == UInt8(ascii: "#") { while let c = v.u8(o), c != 0x0A && c != 0x0D { o += 1 }; continue }
-                break
-            }
+            skipSpaceAndComments(v, &o)
             if (type == .pfm || type == .phm) && numbers.count == 2 { break }
             guard let n = v.decimal(at: &o) else { return v.u8(o) == nil ? .need(o + 64, partial: .unknown) : .done(.unknown) }
             numbers.append(n)
