@@ -293,3 +293,38 @@ struct RasterSizeTests {
         #expect(ImageSniffer.inspect(Array(bmp.dropLast()), budget: .verifying).detection.completeness == .truncated)
     }
 }
+
+/// More stray bytes between two JPEG segments than a resync passes over (`JPEGSegments.junkLimit`):
+/// the whole-file walk goes on to the next marker as libjpeg does, so a file whose header is
+/// followed by zeros or junk to its end is truncated, and one whose segments go on after the
+/// junk to EOI is whole.
+@Suite("Whole-file completeness of JPEGs with stray bytes between segments")
+struct JPEGStrayBytesTests {
+    @Test(arguments: [UInt8(0x00), 0x11], [100, 5000, 70000])
+    func strayBytesAfterTheFirstSegment(byte: UInt8, count: Int) throws {
+        let jpeg = try #require(Manifest.entries.first { $0.file == "jpeg/baseline" }).bytes()
+        let firstEnd = 4 + Int(jpeg[4]) << 8 + Int(jpeg[5])  // SOI, then the first segment
+        let junk = [UInt8](repeating: byte, count: count)
+        let strayThenRest = Array(jpeg[..<firstEnd]) + junk + Array(jpeg[firstEnd...])
+        let strayToTheEnd = Array(jpeg[..<firstEnd]) + junk
+        // The last two bytes are not EOI in either, so the walk decides.
+        let last = strayThenRest.count - 1
+        #expect(strayThenRest[last - 1] == 0xFF && strayThenRest[last] == 0xD9)
+        let whole = ImageSniffer.inspect(strayThenRest + [0], budget: .verifying).detection
+        #expect(whole.type == .jpeg && whole.completeness == .complete, "\(whole)")
+        let cut = ImageSniffer.inspect(strayToTheEnd, budget: .verifying).detection
+        #expect(cut.type == .jpeg && cut.completeness == .truncated, "\(cut)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-stray-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        for data in [strayThenRest + [0], strayToTheEnd] {
+            data.withUnsafeBytes { bytes in
+                for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: .verifying) {
+                    Issue.record("\(count) bytes of \(byte): \(problem)")
+                }
+                for problem in DetectionInvariants.incrementalViolations(bytes, chunk: 1460, lengthKnown: false, properties: false, budget: .verifying) {
+                    Issue.record("\(count) bytes of \(byte), a stream: \(problem)")
+                }
+            }
+        }
+    }
+}

@@ -188,7 +188,13 @@ struct FrameWalk: Equatable {
                     offset = at
                     return .wants(offset..<(offset + 2))
                 case .needs(let r): return .wants(r)
-                case .none: return .broken
+                case .none:
+                    // More stray bytes than a resync passes over: the whole-file walk goes on to
+                    // the next marker, as libjpeg discards any number of them (with a warning),
+                    // so that a header followed by junk or zeros to the end is cut short rather
+                    // than "damaged" (which says nothing of completeness).
+                    kind = .jpeg(inScan: true)
+                    return scanStep(v)
                 }
             }
             switch marker {
