@@ -10,7 +10,8 @@ import TestSupport
 struct VerifyTests {
     /// The formats with a whole-file check.
     static let checked: Set<ImageType> = [.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff,
-                                          .bmp, .qoi, .farbfeld, .pbm, .pgm, .ppm, .pam]
+                                          .bmp, .qoi, .farbfeld, .pbm, .pgm, .ppm, .pam,
+                                          .mpeg4, .mpeg4Audio, .quickTime, .threeGPP]
 
     static let entries = Manifest.entries.filter { entry in
         guard let type = ImageType(entry.identifier), checked.contains(type) else { return false }
@@ -326,5 +327,51 @@ struct JPEGStrayBytesTests {
                 }
             }
         }
+    }
+}
+
+/// A movie whose `moov` follows its `mdat` (ffmpeg's default), cut where the `moov` begins: its
+/// boxes are whole, but nothing places its samples.
+@Suite("Whole-file completeness of movies cut before their moov")
+struct MovieWithoutMoovTests {
+    static let movies = Manifest.entries.filter { ["public.mpeg-4", "public.mpeg-4-audio", "com.apple.quicktime-movie", "public.3gpp"].contains($0.identifier) }
+
+    /// The top-level boxes: (type, start, end).
+    static func boxes(_ data: [UInt8]) -> [(String, Int, Int)] {
+        var out: [(String, Int, Int)] = []
+        var o = 0
+        while o + 8 <= data.count {
+            var size = data[o..<o + 4].reduce(0) { $0 << 8 | Int($1) }
+            if size == 1 { size = data[o + 8..<o + 16].reduce(0) { $0 << 8 | Int($1) } } else if size == 0 { size = data.count - o }
+            guard size >= 8 else { break }
+            out.append((String(decoding: data[o + 4..<o + 8], as: UTF8.self), o, o + size))
+            o += size
+        }
+        return out
+    }
+
+    @Test func cutWhereTheMoovBegins() throws {
+        var tried = 0
+        for entry in Self.movies {
+            let data = try entry.bytes()
+            let boxes = Self.boxes(data)
+            guard let moov = boxes.first(where: { $0.0 == "moov" }), boxes.contains(where: { $0.0 == "mdat" && $0.2 <= moov.1 }) else { continue }
+            tried += 1
+            let cut = Array(data[..<moov.1])
+            let detection = ImageSniffer.inspect(cut, budget: .verifying).detection
+            #expect(detection.type == ImageType(entry.identifier) && detection.completeness == .truncated, "\(entry.file): \(detection)")
+            #expect(ImageSniffer.inspect(cut).detection.completeness == .complete, "without --verify the header is whole")
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-moov-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            cut.withUnsafeBytes { bytes in
+                for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: .verifying) {
+                    Issue.record("\(entry.file): \(problem)")
+                }
+                for problem in DetectionInvariants.incrementalViolations(bytes, chunk: 1460, lengthKnown: false, properties: false, budget: .verifying) {
+                    Issue.record("\(entry.file), a stream: \(problem)")
+                }
+            }
+        }
+        #expect(tried >= 3, "test images with their moov after the mdat: \(tried)")
     }
 }

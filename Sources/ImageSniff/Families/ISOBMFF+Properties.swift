@@ -24,6 +24,20 @@ extension ISOBMFF {
             }
             return itemDataStep(input, needsItems: ![.heics, .heifs, .avis, .avcs].contains(type))
         },
+        // A movie or audio file: the top-level boxes end where the data does (an `mdat` cut
+        // short runs past it), and its samples are placed by a `moov` (a fragmented file's too,
+        // an empty one before its `moof` boxes): a file without one was cut before it.
+        Verifier([.mpeg4, .mpeg4Audio, .quickTime, .threeGPP], walk: { _ in FrameWalk(.boxes, at: 0) }) { input, _, walked in
+            guard let walked else { return .needWalk }
+            let step = Verifier.step(for: walked)
+            guard step == .complete else { return step }
+            guard input.knownLength != nil else { return .unknown }  // a stream whose end has not come
+            switch topLevelBox("moov", input) {
+            case .needs(let r): return .needRange(r)
+            case .absent: return .truncated
+            case .found: return .complete
+            }
+        },
     ]
 
     /// Whether the data stored in the file for the items (`iloc`, construction method 0: file
@@ -55,13 +69,15 @@ extension ISOBMFF {
         }
     }
 
-    /// `findBox` among the top-level boxes after ftyp, for a verifier (the box walk has found
-    /// they end where the data does; its length is known). A box header is asked for with room
-    /// for a 64-bit size: at a last box of 8 to 15 bytes (a `free` box) that runs past the end,
-    /// so only the bytes to the end are asked for; fewer than 8 left: no such box.
+    /// `findBox` among the top-level boxes after ftyp (from the first box when there is no ftyp:
+    /// an older QuickTime movie), for a verifier (the box walk has found they end where the data
+    /// does; its length is known). A box header is asked for with room for a 64-bit size: at a
+    /// last box of 8 to 15 bytes (a `free` box) that runs past the end, so only the bytes to the
+    /// end are asked for; fewer than 8 left: no such box.
     private static func topLevelBox(_ type: StaticString, _ input: Input) -> BoxLookup {
-        guard let length = input.knownLength, let ftypSize = input.view.u32be(0) else { return .absent }
-        switch findBox(input.view, fourCC(type), in: Int(ftypSize), dataEnd: length, reach: input.reach) {
+        guard let length = input.knownLength, let firstSize = input.view.u32be(0) else { return .absent }
+        let start = input.view.matches("ftyp", at: 4) ? Int(firstSize) : 0
+        switch findBox(input.view, fourCC(type), in: start, dataEnd: length, reach: input.reach) {
         case .needs(let r) where r.upperBound > length: return r.lowerBound + 8 <= length ? .needs(r.lowerBound..<length) : .absent
         case let lookup: return lookup
         }
