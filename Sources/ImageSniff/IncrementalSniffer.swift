@@ -363,7 +363,7 @@ public struct IncrementalSniffer: Sendable {
         if var walk = framesWalk {
             // The data ended within the walk: it counts what is left, knowing the end.
             prefix.withUnsafeBytes { walk.advance(length: bytesSeen, limit: walk.limit(budget), first: $0) }
-            endWalk(walk.outcome?.count)
+            endWalk(walk.frameCount)
         } else if !propertyProgress.isSettled, let type = detection?.type, type.isImage {
             // The properties from everything there is (what they still wanted is past the end); a
             // walk they start now runs over what is held.
@@ -372,7 +372,7 @@ public struct IncrementalSniffer: Sendable {
                 walkPartial = partial
                 var walk = withView { StreamWalk(w, held: $0, length: bytesSeen, limit: w.limit(budget)) }
                 prefix.withUnsafeBytes { walk.advance(length: bytesSeen, limit: walk.limit(budget), first: $0) }
-                endWalk(walk.outcome?.count)
+                endWalk(walk.frameCount)
             } else {
                 propertyProgress = PropertyProgress(properties: verdict.partial, isSettled: true)
             }
@@ -558,7 +558,7 @@ public struct IncrementalSniffer: Sendable {
         let known = expectedLength.map { max($0, bytesSeen) }
         let walk = withView { StreamWalk(w, held: $0, length: known, limit: w.limit(budget)) }
         framesWalk = walk
-        if let outcome = walk.outcome { endWalk(outcome.count) }
+        if walk.outcome != nil { endWalk(walk.frameCount) }
     }
 
     /// Gives the walks the bytes of `chunk` (at `offset` in the data) they have not had.
@@ -568,7 +568,7 @@ public struct IncrementalSniffer: Sendable {
             framesWalk = nil  // one copy of its bytes while it is fed
             prefix.withUnsafeBytes { walk.feed(chunk, at: offset, length: known, limit: walk.limit(budget), first: $0) }
             framesWalk = walk
-            if let outcome = walk.outcome { endWalk(outcome.count) }
+            if walk.outcome != nil { endWalk(walk.frameCount) }
         }
         if var walk = verifyWalk, walk.outcome == nil {
             verifyWalk = nil
@@ -665,6 +665,8 @@ struct StreamWalk {
     private var start: Int
     /// How it ended (nil while it goes on).
     private(set) var outcome: FrameWalk.Progress?
+    /// The frame count its outcome gives (`FrameWalk.frameCount`), once it has ended.
+    var frameCount: Int? { outcome.flatMap { walk.frameCount($0) } }
 
     /// Starts the walk over what `view` holds from its position on.
     init(_ w: FrameWalk, held view: ByteView, length: Int?, limit: Int) {

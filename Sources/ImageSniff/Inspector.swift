@@ -131,7 +131,8 @@ enum Inspector {
             case .needRange(let r, _):
                 try serve(r, &s)
             case .walk(var w, var partial):
-                partial.frameCount = try s.walk(&w).count
+                let outcome = try s.walk(&w)
+                partial.frameCount = w.frameCount(outcome)
                 return partial
             }
         }

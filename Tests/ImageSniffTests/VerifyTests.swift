@@ -375,3 +375,30 @@ struct MovieWithoutMoovTests {
         #expect(tried >= 3, "test images with their moov after the mdat: \(tried)")
     }
 }
+
+/// A file cut short and padded back to its length with zeros (a download or a recovery that
+/// wrote the length it expected): the walks of JPEG, PNG and GIF find zeros where the structure
+/// goes on, to the end, and call it truncated; noise there is damage, which says nothing.
+@Suite("Whole-file completeness of files padded with zeros")
+struct ZeroPaddedTests {
+    static let walked: Set<ImageType> = [.jpeg, .png, .gif]
+    static let entries = VerifyTests.entries.filter { walked.contains(ImageType($0.identifier)!) && !$0.file.hasSuffix("-cut-half") && !VerifyTests.damaged.contains($0.file) }
+
+    @Test(arguments: entries)
+    func cutAtHalfThenPadded(_ entry: ManifestEntry) throws {
+        let data = try entry.bytes()
+        let padded = Array(data.prefix(data.count / 2)) + [UInt8](repeating: 0, count: data.count - data.count / 2)
+        let detection = ImageSniffer.inspect(padded, budget: .verifying).detection
+        #expect(detection.type == ImageType(entry.identifier) && detection.completeness == .truncated, "\(entry.file): \(detection)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-zeros-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        padded.withUnsafeBytes { bytes in
+            for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: .verifying) {
+                Issue.record("\(entry.file): \(problem)")
+            }
+            for problem in DetectionInvariants.incrementalViolations(bytes, chunk: 1460, lengthKnown: false, properties: false, budget: .verifying) {
+                Issue.record("\(entry.file), a stream: \(problem)")
+            }
+        }
+    }
+}

@@ -29,6 +29,10 @@ struct FrameWalk: Equatable {
         case jpeg(inScan: Bool)
         /// PNG chunks to IEND.
         case pngChunks
+        /// Zeros where a GIF block or a JPEG segment's length should be, passed over: zeros to the
+        /// end of the data pad a file cut short (a download or a recovery that wrote the length
+        /// it expected), so it is truncated; any other byte is damage.
+        case zeros
         /// ISO BMFF top-level boxes to the end of the data (which must be a box's end).
         case boxes
         /// A TIFF's IFD chain, counting pages (IFDs whose NewSubfileType bit 0 is clear), to an
@@ -60,6 +64,8 @@ struct FrameWalk: Equatable {
     }
 
     var kind: Kind
+    /// A GIF's walk: damage ends it with the images found before it (`frameCount`).
+    private let countsBeforeDamage: Bool
     /// Where the walk stands.
     private(set) var offset: Int
     /// What the walk counts (frames), so far.
@@ -78,6 +84,7 @@ struct FrameWalk: Equatable {
         self.offset = offset
         self.frames = frames
         start = offset
+        if case .gif = kind { countsBeforeDamage = true } else { countsBeforeDamage = false }
     }
 
     /// A TIFF's page count from the IFD after IFD0 (at `ifd0`, counted as the first page).
@@ -86,6 +93,17 @@ struct FrameWalk: Equatable {
         w.reached = ifd0
         w.visited.insert(ifd0)  // wherever it lies: a chain back to it ends there
         return w
+    }
+
+    /// The frame count properties give for how the walk ended: the count at the end of the
+    /// structure; for a GIF, also the images found before damage (as decoders show them, and as
+    /// the properties count them at damage in the first bytes, so that all the data in memory
+    /// and a file read in blocks say the same); nil when the data ended first (a count of the
+    /// frames before a cut would be taken for the file's) or the rest is out of reach.
+    func frameCount(_ outcome: Progress) -> Int? {
+        if let n = outcome.count { return n }
+        guard countsBeforeDamage, outcome == .broken else { return nil }
+        return frames > 0 ? frames : nil
     }
 
     /// How far the walk may go within `budget` (the end of the data with `verify`).
@@ -99,7 +117,7 @@ struct FrameWalk: Equatable {
     /// (a larger IFD is read whole).
     var blockSize: Int {
         switch kind {
-        case .gif, .jpeg: return 1 << 20
+        case .gif, .jpeg, .zeros: return 1 << 20
         case .riffChunks, .pngChunks, .boxes: return 64 << 10
         case .tiffIFDs: return 4096
         }
@@ -166,6 +184,9 @@ struct FrameWalk: Equatable {
                 frames += 1
             case 0x3B:
                 return .counted(frames)
+            case 0x00:
+                kind = .zeros
+                return .wants(offset..<(offset + 1))
             default:
                 return .broken
             }
@@ -211,7 +232,12 @@ struct FrameWalk: Equatable {
                 offset += 2  // standalone markers
             default:
                 guard let size = v.u16be(offset + 2) else { return .wants(offset..<(offset + 4)) }
-                guard size >= 2 else { return .broken }
+                guard size >= 2 else {
+                    guard size == 0 else { return .broken }
+                    offset += 2
+                    kind = .zeros
+                    return .wants(offset..<(offset + 1))
+                }
                 offset += 2 + Int(size)
                 if marker == 0xDA {
                     frames += 1  // scans
@@ -219,6 +245,11 @@ struct FrameWalk: Equatable {
                 }
             }
             return .wants(offset..<(offset + 2))
+        case .zeros:
+            let run = v.run(from: offset)
+            if run.contains(where: { $0 != 0 }) { return .broken }
+            offset += run.count
+            return .wants(offset..<(offset + 1))
         case .pngChunks:
             guard let size = v.u32be(offset), let name = v.u32be(offset + 4) else { return .wants(offset..<(offset + 8)) }
             guard size <= 0x7FFF_FFFF else { return .broken }

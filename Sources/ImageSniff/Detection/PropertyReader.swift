@@ -163,7 +163,7 @@ extension ImageSniffer {
                 // A frame walk over the data: all of it (as far as the walk's budget) is wanted.
                 let outcome = w.advance(ByteView(base: prefix), length: total, limit: w.limit(budget))
                 if case .wants(let r) = outcome { return .needsMoreData(upTo: min(total, max(r.upperBound, prefix.count * 2)), partial: partial) }
-                partial.frameCount = outcome.count
+                partial.frameCount = w.frameCount(outcome)
                 return .settled(partial)
             }
         }

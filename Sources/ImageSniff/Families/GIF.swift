@@ -115,7 +115,10 @@ extension GIF {
             case .trailer:
                 p.frameCount = images
                 return .done(p)
-            case .damaged:
+            case .damaged(let at):
+                // Zeros where a block should start may pad a file cut short to its length: the
+                // frame walk passes them and decides (to the end of the data: no count).
+                if images > 0, v.u8(at) == 0 { return .walk(FrameWalk(.gif(inChain: false), at: at, frames: images), partial: p) }
                 // Damaged: the images counted so far are all there is to say.
                 p.frameCount = images > 0 ? images : nil
                 return .done(p)

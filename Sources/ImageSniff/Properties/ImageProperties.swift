@@ -31,7 +31,9 @@ public struct ImageProperties: Sendable, Hashable, Codable {
     /// transparent palette entry or colour key.
     public var hasAlpha: Bool?
     /// Frames or pages (`CGImageSourceGetCount`): stated by the header (APNG's `acTL`) or counted
-    /// by a bounded walk (GIF blocks, TIFF IFDs); `nil` when the walk would pass the read cap.
+    /// by a bounded walk (GIF blocks, TIFF IFDs); `nil` when the walk would pass the read cap, or
+    /// when a GIF ends before its trailer (a count of the frames before a cut is not the file's).
+    /// A GIF damaged before its end counts the images before the damage.
     public var frameCount: Int?
     /// EXIF orientation, 1-8 (`kCGImagePropertyOrientation`), where the header states it in reach.
     public var orientation: Int?
