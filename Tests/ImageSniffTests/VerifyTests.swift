@@ -402,3 +402,50 @@ struct ZeroPaddedTests {
         }
     }
 }
+
+/// A binary netpbm image cut inside its header: the data ends before the header's numbers (P4,
+/// P5, P6: detection says so) or PAM's `ENDHDR` (the verifier does), so it is cut short.
+@Suite("Whole-file completeness of netpbm images cut inside their header")
+struct NetpbmHeaderCutTests {
+    static let entries = VerifyTests.entries.filter { [.pbm, .pgm, .ppm, .pam].contains(ImageType($0.identifier)!) }
+
+    /// Where the raster starts: after PAM's `ENDHDR` line, or one byte after the last number.
+    static func rasterStart(_ data: [UInt8]) -> Int? {
+        if data[1] == UInt8(ascii: "7") {
+            let marker = Array("ENDHDR\n".utf8)
+            return (0...(data.count - marker.count)).first { data[$0..<$0 + marker.count].elementsEqual(marker) }.map { $0 + marker.count }
+        }
+        var numbers = 0, o = 2
+        while numbers < (data[1] == UInt8(ascii: "4") ? 2 : 3) {
+            while o < data.count, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(data[o]) {
+                if data[o] == UInt8(ascii: "#") { while o < data.count, data[o] != 0x0A { o += 1 } } else { o += 1 }
+            }
+            while o < data.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(data[o]) { o += 1 }
+            numbers += 1
+        }
+        return o + 1
+    }
+
+    @Test(arguments: entries)
+    func cutInsideTheHeader(_ entry: ManifestEntry) throws {
+        let data = try entry.bytes()
+        let start = try #require(Self.rasterStart(data))
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-pam-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var checked = 0
+        for n in 3..<start {
+            let cut = Array(data.prefix(n))
+            let detection = ImageSniffer.inspect(cut, budget: .verifying).detection
+            guard detection.type == ImageType(entry.identifier) else { continue }  // too little to name it
+            checked += 1
+            #expect(detection.completeness == .truncated, "\(entry.file) cut at \(n) of a \(start)-byte header: \(detection)")
+            cut.withUnsafeBytes { bytes in
+                for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: .verifying)
+                    + DetectionInvariants.incrementalViolations(bytes, chunk: 7, lengthKnown: false, properties: false, budget: .verifying) {
+                    Issue.record("\(entry.file) cut at \(n): \(problem)")
+                }
+            }
+        }
+        #expect(checked > 0, "\(entry.file): named at no cut inside its header")
+    }
+}

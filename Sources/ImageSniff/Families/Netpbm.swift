@@ -120,7 +120,10 @@ extension Netpbm {
         let v = input.view
         let bytesPerSample = { (maxval: Int) in maxval > 255 ? 2 : 1 }
         if type == .pam {
-            guard let end = v.find("ENDHDR", in: 0..<min(v.count, 4096)) else { return .unknown }
+            // A header that the data ends within (no ENDHDR before the end) is cut short.
+            let span = 0..<min(input.totalLength, 4096)
+            guard v.has(span) else { return .needRange(span) }
+            guard let end = v.find("ENDHDR", in: span) else { return span.upperBound == input.totalLength ? .truncated : .unknown }
             let header = 0..<end
             guard let w = v.number(after: "WIDTH", in: header), let h = v.number(after: "HEIGHT", in: header),
                   let depth = v.number(after: "DEPTH", in: header), let maxval = v.number(after: "MAXVAL", in: header) else { return .unknown }
