@@ -643,3 +643,36 @@ struct WebPOrientationTests {
         }
     }
 }
+
+/// A HEIF or AVIF image whose `meta` box is cut short states nothing it would have read there:
+/// no frame count, no "no gain map", no "no ICC profile" (a stranger's cut files said 1, false
+/// and false); whole, it states them.
+@Suite("HEIF properties of files cut inside their meta box")
+struct HEIFCutMetaTests {
+    static let images = Manifest.entries.filter { ["public.heic", "public.heif", "public.avif"].contains($0.identifier) }
+
+    @Test(arguments: images)
+    func cutInsideMeta(_ entry: ManifestEntry) throws {
+        let data = try entry.bytes()
+        // The top-level boxes: the meta's start and end.
+        var o = 0, meta: Range<Int>?
+        while o + 8 <= data.count {
+            let size = data[o..<o + 4].reduce(0) { $0 << 8 | Int($1) }
+            guard size >= 8 else { break }
+            if data[o + 4..<o + 8].elementsEqual("meta".utf8) { meta = o..<(o + size) }
+            o += size
+        }
+        guard let meta else { return }  // mif3's mini box: checked below
+        let whole = ImageSniffer.inspect(data).properties
+        #expect(whole.frameCount != nil && whole.hasGainMap != nil && whole.hasICCProfile != nil, "\(entry.file): \(whole)")
+        for cut in [meta.lowerBound + 12, (meta.lowerBound + meta.upperBound) / 2, meta.upperBound - 1] {
+            let p = ImageSniffer.inspect(Array(data.prefix(cut))).properties
+            #expect(p.frameCount == nil && p.hasGainMap == nil && p.hasICCProfile == nil, "\(entry.file) cut at \(cut) inside meta \(meta): \(p)")
+        }
+    }
+
+    @Test func aMiniBoxIsOneImage() throws {
+        let mif3 = try #require(Manifest.entries.first { $0.file == "regress/heif-mif3-mini-libheif" }).bytes()
+        #expect(ImageSniffer.inspect(mif3).properties.frameCount == 1)
+    }
+}

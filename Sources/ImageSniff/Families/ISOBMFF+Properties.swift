@@ -136,25 +136,41 @@ extension ISOBMFF {
 
     static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
-        var p = ImageProperties(hasGainMap: false, hasICCProfile: false)
+        var p = ImageProperties()
         guard let ftypSize = v.u32be(0) else { return .need(8, partial: p) }
         let start = Int(ftypSize)
-        // A sequence: the sample count of its first track.
-        if [.heics, .heifs, .avis, .avcs].contains(type) {
+        // A sequence: the sample count of its first track (its `meta`, if any, describes the
+        // still images beside it).
+        let isSequence = [.heics, .heifs, .avis, .avcs].contains(type)
+        if isSequence {
+            p.hasGainMap = false
+            p.hasICCProfile = false
             switch findBox(v, fourCC("moov"), in: start, dataEnd: input.knownLength) {
             case .found(let moov, let end): p.frameCount = sampleCount(v, moov: moov, end: end)
             case .needs(let r): return .needRange(r, partial: p)
             case .absent: break
             }
-        } else {
-            p.frameCount = 1
         }
         let meta: (Int, Int)
         switch findBox(v, fourCC("meta"), in: start, dataEnd: input.knownLength, reach: input.reach) {
         case .found(let s, let e): meta = (s, e)
         case .needs(let r): return .needRange(r, partial: p)
-        case .absent: return .done(p)
+        case .absent:
+            // A compact `mini` box (brand mif3) in its place: one image, whose fields are not
+            // read. No `meta` (an image cut before it, or where it runs past the end): nothing
+            // is stated.
+            guard !isSequence else { return .done(p) }
+            switch findBox(v, fourCC("mini"), in: start, dataEnd: input.knownLength, reach: input.reach) {
+            case .found: p.frameCount = 1
+            case .needs(let r): return .needRange(r, partial: p)
+            case .absent: break
+            }
+            return .done(p)
         }
+        // What the whole `meta` does not state, the image does not hold.
+        if !isSequence { p.frameCount = 1 }
+        p.hasGainMap = false
+        p.hasICCProfile = false
         let boxes = children(v, from: meta.0 + 12, to: meta.1)
         var primary: UInt32?
         var itemTypes: [UInt32: UInt32] = [:]
