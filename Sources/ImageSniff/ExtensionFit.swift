@@ -80,16 +80,33 @@ extension Detection {
     /// - an `ExtensionAlias` of the content (`.tx` and `.svs` on TIFF, `.heic` on a HEIF sequence,
     ///   PNG in `.ico`, `.gz` on any gzip...).
     ///
+    /// Content no rule names (`public.data`, whole) does not fit an extension whose every type
+    /// has a signature the detector always finds: `.jpg`, `.png` or `.gif` on noise. It may fit
+    /// one that names a format without magic (`.tga`, `.txt`): nil.
+    ///
     /// - Parameter fileExtension: the extension, with or without its dot, in any case.
-    /// - Returns: nil when there is nothing to compare (unknown content, or an extension the
-    ///   catalog does not declare for any type: one known only from an alias may name other
-    ///   contents still, as `.map` names JavaScript source maps and linker maps beside netpbm
-    ///   colour maps and density maps), false when the extension names other types only.
+    /// - Returns: nil when there is nothing to compare (unknown content that may still be of the
+    ///   type the extension names, or data cut too short to tell; an extension the catalog does
+    ///   not declare for any type: one known only from an alias may name other contents still,
+    ///   as `.map` names JavaScript source maps and linker maps beside netpbm colour maps and
+    ///   density maps), false when the extension names other types only.
+    /// Extensions that content no rule names may still fit, although every type they name has
+    /// a signature: they also name headerless dumps of samples (`.raw`; ImageMagick's `rgb:` and
+    /// `rgba:` dumps beside SGI's `.rgb`, `.rgba` and `.bw`), another format (`.pfm`: Windows
+    /// printer font metrics beside the Portable FloatMap), or a format whose readers find it
+    /// after other bytes (`.zip`: its directory is at the end, so a prefix, a self-extractor's
+    /// stub, is read past; `.pdf`: readers look for `%PDF-` in the first kilobyte).
+    private static let namesSharedWithOtherContent: Set<String> = ["raw", "rgb", "rgba", "bw", "pfm", "zip", "pdf"]
+
     public func extensionFits(_ fileExtension: String) -> Bool? {
-        guard !isUnknown, type != .data else { return nil }
         var ext = fileExtension.lowercased()
         if ext.hasPrefix(".") { ext.removeFirst() }
         let named = ImageType.types(filenameExtension: ext)
+        guard !isUnknown, type != .data else {
+            guard completeness == .complete, !named.isEmpty, !Self.namesSharedWithOtherContent.contains(ext),
+                  named.allSatisfy(Registry.namedOnlyBySignature.contains) else { return nil }
+            return false
+        }
         let family = type.detectionFamilyChain
         for candidate in named {
             if type.conforms(to: candidate) { return true }

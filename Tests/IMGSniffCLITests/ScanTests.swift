@@ -81,6 +81,18 @@ struct ScanTests {
         #expect(paths == ["a/photo.tiff"])
     }
 
+    @Test("--mismatches lists noise named .jpg or .png, not an empty .jpg, a .raw dump or a .tga")
+    func mismatchesOfUnknownContent() throws {
+        let tree = try ScratchTree.hostile()
+        let noise = (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ $0 >> 3) }
+        for name in ["noise.jpg", "noise.png", "dump.raw", "maybe.tga", "notes.docx"] { try tree.file("u/\(name)", noise) }
+        try tree.file("u/empty.jpg", [])
+        let r = try IMGSniffBinary.run(["scan", "--mismatches", "--format", "ndjson", "u"], in: tree.root)
+        let records = try parseNDJSON(r)
+        #expect(records.map { $0["path"] as? String ?? "" }.sorted() == ["u/noise.jpg", "u/noise.png"])
+        #expect(records.allSatisfy { $0["uti"] as? String == "public.data" && $0["extensionMatches"] as? Bool == false })
+    }
+
     @Test("--format json is one valid array")
     func jsonFormat() throws {
         let tree = try ScratchTree.hostile()

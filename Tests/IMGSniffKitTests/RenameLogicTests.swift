@@ -29,7 +29,7 @@ struct RenameLogicTests {
             for confidence in [Detection.Confidence.conclusive, .family] {
                 let detection = Detection(type: type, confidence: confidence)
                 for ext in extensions {
-                    let scan = MismatchRule.extensionMatches(ext, detection: detection)
+                    let scan = MismatchRule.extensionMatches(ext, detection: detection, length: 1)
                     var policy = RenamePolicy()
                     policy.fix = true
                     policy.allTypes = true

@@ -19,7 +19,23 @@ struct ExtensionFitTests {
         #expect(Self.fits("nef", .tiff) == false, "a TIFF proven plain is not a NEF")
         #expect(Self.fits("png", .jpeg) == false)
         #expect(Self.fits("docx", .jpeg) == nil, "an extension nothing knows")
-        #expect(Self.fits("jpg", .data, .unknown) == nil, "unknown content")
+    }
+
+    /// Content no rule names does not fit an extension whose types a signature always names (a
+    /// stranger's garbage.jpg was not listed by --mismatches); it may still fit one that names a
+    /// format without magic, and data cut too short to tell fits nothing and everything.
+    @Test func unknownContent() {
+        for ext in ["jpg", "PNG", ".gif", "webp", "heic", "nef", "gz"] {
+            #expect(Self.fits(ext, .data, .unknown) == false, "\(ext) on data no rule names")
+        }
+        for ext in ["tga", "txt", "svg", "docx", "raw", "rgb", "pfm", "zip", "pdf"] {
+            #expect(Self.fits(ext, .data, .unknown) == nil, "\(ext): a format without magic, a name shared with other content, or no known extension")
+        }
+        let cut = Detection(type: .data, confidence: .unknown, completeness: .truncated)
+        #expect(cut.extensionFits("jpg") == nil, "too few bytes to tell")
+        // What the detector makes of real bytes.
+        #expect(ImageSniffer.detect(Array("not a photo at all, just some words".utf8) + [0, 1, 2, 0xFE]).extensionFits("jpg") == false)
+        #expect(ImageSniffer.detect([0xFF, 0xD8]).extensionFits("jpg") == nil)
     }
 
     /// Every alias row: each of its extensions fits each content it names, and does not fit a

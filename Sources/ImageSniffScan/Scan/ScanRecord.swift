@@ -129,9 +129,11 @@ public struct ScanRecord: Sendable {
 /// `imgsniff rename` keeps names by too.
 package enum MismatchRule {
     /// nil when there is nothing to compare (no extension, one neither the catalog nor an alias
-    /// knows, or unknown content); false when the extension names other types only; true when it
-    /// fits (see `Detection.extensionFits(_:)`).
-    package static func extensionMatches(_ fileExtension: String?, detection: Detection) -> Bool? {
-        fileExtension.flatMap { detection.extensionFits($0) }
+    /// knows, unknown content that may still be of the named type, or an empty file: the
+    /// summary counts those apart); false when the extension names other types only (`.jpg`
+    /// on data no rule names); true when it fits (see `Detection.extensionFits(_:)`).
+    package static func extensionMatches(_ fileExtension: String?, detection: Detection, length: Int?) -> Bool? {
+        if length == 0 { return nil }
+        return fileExtension.flatMap { detection.extensionFits($0) }
     }
 }

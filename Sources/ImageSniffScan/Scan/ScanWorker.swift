@@ -246,7 +246,7 @@ package final class ScanWorker {
             }
         }
         if let d = r.detection {
-            r.extensionMatches = MismatchRule.extensionMatches(fileExtension, detection: d)
+            r.extensionMatches = MismatchRule.extensionMatches(fileExtension, detection: d, length: r.length)
             r.isIncluded = settings.filter.includes(d, extensionMatches: r.extensionMatches, properties: r.properties)
             if let crossChecker, r.isIncluded { r.crossCheck = crossChecker.check(entry.pointee, ours: d.type, bytes: standardInputBytes) }
         } else {
