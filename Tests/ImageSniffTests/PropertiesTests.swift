@@ -474,6 +474,34 @@ struct HostilePropertiesTests {
         let p = ImageSniffer.inspect(bytes).properties
         #expect(p.frameCount == 1, "\(file): \(p)")
         #expect(p.hasICCProfile != nil, "\(file): \(p)")
+        if file.hasPrefix("raw/rw") || file == "raw/panasonic-raw" {
+            // No ImageWidth: the sensor's borders (tags 4-7) bound the image; exiftool's
+            // ImageSize for these files is 8x8.
+            #expect(p.width == 8 && p.height == 8, "\(file): \(p)")
+        }
+    }
+
+    /// A camera raw whose IFDs state only 1 x 1 placeholders (Phase One's IIQ keeps its size in
+    /// its own directory): no size, rather than 1 x 1.
+    @Test func placeholderSizesAreNoSize() throws {
+        var iiq = try #require(Manifest.entries.first { $0.file == "raw/iiq" }).bytes()
+        #expect(ImageSniffer.inspect(iiq).properties.width == 8)
+        #expect(iiq[0] == UInt8(ascii: "I"), "little-endian")
+        func u16(_ o: Int) -> Int { Int(iiq[o]) | Int(iiq[o + 1]) << 8 }
+        func u32(_ o: Int) -> Int { u16(o) | u16(o + 2) << 16 }
+        var ifd = u32(4), patched = 0
+        while ifd != 0 && ifd + 2 <= iiq.count {
+            for i in 0..<u16(ifd) {
+                let e = ifd + 2 + 12 * i
+                guard u16(e) == 256 || u16(e) == 257 else { continue }
+                iiq.replaceSubrange(e + 8..<e + 12, with: [1, 0, 0, 0])
+                patched += 1
+            }
+            ifd = u32(ifd + 2 + 12 * u16(ifd))
+        }
+        #expect(patched >= 2)
+        let p = ImageSniffer.inspect(iiq).properties
+        #expect(ImageSniffer.detect(iiq).type == .iiq && p.width == nil && p.height == nil, "\(p)")
     }
 
     /// Not an image: no properties.

@@ -68,6 +68,9 @@ extension TIFF {
         var width: Int?, height: Int?, bitsPerSample: Int?, samples: Int?, photometric: Int?
         var extraSamples: Int?, orientation: Int?, hasICC = false, newSubfileType = 0
         var subIFDs: [Int] = []
+        /// A Panasonic RW2's IFD0: the sensor's top, left, bottom and right borders (tags 4-7),
+        /// which bound the image (its IFD0 has no ImageWidth).
+        var borders: [Int?] = [nil, nil, nil, nil]
         var next = 0
     }
 
@@ -112,6 +115,7 @@ extension TIFF {
             case 277: keepFirst(&d.samples)
             case 338: keepFirst(&d.extraSamples)
             case 34675: d.hasICC = true
+            case 4...7: d.borders[Int(e.tag) - 4] = first()
             case 330:
                 // SubIFDs: one offset inline, or several at an offset (read if in view).
                 if e.count == 1 {
@@ -155,9 +159,19 @@ extension TIFF {
                 case .bad: continue
                 }
             }
-            if let largest = candidates.max(by: { pixels($0) < pixels($1) }), pixels(largest) > 0 {
-                p.width = largest.width
-                p.height = largest.height
+            // Panasonic's IFD0 bounds the image by the sensor's borders (no ImageWidth); a
+            // Phase One IIQ's IFDs hold 1 x 1 placeholders (its size is in its own directory,
+            // not read): no size rather than a wrong one.
+            if [.rw2, .rwl, .panasonicRaw].contains(type), let top = first.borders[0], let left = first.borders[1], let bottom = first.borders[2], let right = first.borders[3],
+               right > left, bottom > top {
+                p.width = right - left
+                p.height = bottom - top
+            } else if let largest = candidates.max(by: { pixels($0) < pixels($1) }), let w = largest.width, let h = largest.height, w > 1, h > 1 {
+                p.width = w
+                p.height = h
+            } else {
+                p.width = nil
+                p.height = nil
             }
             p.bitDepth = nil
             p.colorModel = nil
