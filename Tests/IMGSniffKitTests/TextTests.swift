@@ -62,4 +62,30 @@ struct TextTests {
         #expect(lines[1].contains("…"))
         #expect(TextTable.truncatingMiddle("abcdefghij", to: 5) == "ab…ij")
     }
+
+    /// Wide characters (CJK, kana, Hangul, emoji) take two terminal columns: the columns after a
+    /// Japanese or Chinese name line up with those after a Latin one, and a cut name fits.
+    @Test func wideCharactersTakeTwoColumns() {
+        #expect(TextTable.columns("写真.jpg") == 8)
+        #expect(TextTable.columns("사진") == 4)
+        #expect(TextTable.columns("café") == 4 && TextTable.columns("cafe\u{301}") == 4, "a combining mark adds none")
+        #expect(TextTable.columns("🙂") == 2 && TextTable.columns("❤️") == 2)
+        var table = TextTable(header: ["PATH", "TYPE"], flexibleColumn: 0)
+        for name in ["photo.jpg", "写真の名前.jpg", "사진.png", "📷.gif"] { table.append([name, "image"]) }
+        let lines = table.render().split(separator: "\n").map(String.init)
+        let typeColumn = lines.map { line in TextTable.columns(String(line[..<line.range(of: "  ", options: .backwards)!.lowerBound])) }
+        #expect(Set(typeColumn).count == 1, "\(lines)")
+        let cut = TextTable.truncatingMiddle("写真写真写真写真写真写真", to: 9)
+        #expect(TextTable.columns(cut) <= 9 && cut.contains("…"), "\(cut)")
+        var narrow = TextTable(header: ["PATH", "TYPE"], flexibleColumn: 0)
+        narrow.append([String(repeating: "写", count: 60), "PNG image"])
+        #expect(narrow.render(width: 40).split(separator: "\n").allSatisfy { TextTable.columns(String($0)) <= 40 })
+    }
+
+    /// Invisible characters that would make two names look alike are shown as `?`; joiners stay.
+    @Test func zeroWidthCharactersAreShown() {
+        #expect(Visible.text("photo\u{200B}.jpg") == "photo?.jpg")
+        #expect(Visible.text("\u{FEFF}name") == "?name")
+        #expect(Visible.text("👩\u{200D}💻") == "👩\u{200D}💻")
+    }
 }

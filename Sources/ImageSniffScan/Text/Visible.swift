@@ -9,14 +9,17 @@ package enum Visible {
         Visible.text(text) { s in isHidden(s) && !(keepingLineFeeds && s.value == 0x0A) }
     }
 
-    /// Whether `s` is shown as `?`: a C0 or C1 control, DEL, a line or paragraph separator, or a
-    /// character that changes the direction of the text around it (marks, embeddings,
-    /// overrides, isolates).
+    /// Whether `s` is shown as `?`: a C0 or C1 control, DEL, a line or paragraph separator, a
+    /// zero-width space, word joiner or byte order mark (invisible, so that two names would look
+    /// the same), or a character that changes the direction of the text around it (marks,
+    /// embeddings, overrides, isolates). Zero-width joiners and non-joiners are kept: emoji
+    /// sequences and Persian and Indic words need them.
     package static func isHidden(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0..<0x20, 0x7F...0x9F: return true
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
         case 0x2028, 0x2029: return true  // line and paragraph separators
+        case 0x200B, 0x2060, 0xFEFF: return true  // zero width: "photo\u{200B}.jpg" looks like photo.jpg
         default: return false
         }
     }
