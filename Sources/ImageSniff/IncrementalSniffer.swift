@@ -107,6 +107,10 @@ public struct IncrementalSniffer: Sendable {
     private var verifyWalk: StreamWalk?
     /// The type whose verifier `verifyWalk` walks for (a provisional answer may start it).
     private var verifyWalkType: ImageType?
+    /// Where the chunk being added starts.
+    private var chunkStart = 0
+    /// Whether `verifyWalk` is the early walk (`Verifier.earlyWalk`), started before the type.
+    private var verifyWalkIsEarly = false
     private var verifyTail: [UInt8] = []
     private var verifyWaits = false
     /// While a frame walk runs: the first bytes' length at which the completeness check runs again
@@ -193,6 +197,7 @@ public struct IncrementalSniffer: Sendable {
         let count = chunk.count
         guard count > 0 else { return }
         let start = bytesSeen
+        chunkStart = start
         bytesSeen += count
         if isDone { return }
         // The first chunk is judged where it lies: a decision on it copies nothing.
@@ -397,6 +402,7 @@ public struct IncrementalSniffer: Sendable {
         guard answer.completeness == .complete, let verifier = Verifier.byType[answer.type] else { return answer }
         let tail = verifyTail.suffix(Verifier.tailWindow)
         if !walksAlike(verifyWalkType, answer.type) { verifyWalk = nil }  // started for a provisional answer the end overturned
+        if verifyWalkIsEarly && windowReads == 0 { verifyWalk = nil }  // the type's own walk, as a file's
         if verifyWalk == nil, windowReads == 0, let w = withView({ verifier.walk($0) }) {
             // Decided only now: the walk runs over what is held (all of it, for data under the cap).
             verifyWalk = withView { StreamWalk(w, held: $0, length: bytesSeen, limit: w.limit(budget)) }
@@ -447,10 +453,26 @@ public struct IncrementalSniffer: Sendable {
     /// a far window, bytes before it may have passed: no walk, as for a file.
     private mutating func startVerifyWalk(_ answer: Detection) {
         if !walksAlike(verifyWalkType, answer.type) { verifyWalk = nil }
+        // Decided without a far window: the type's own walk (an MPO's starts at its last image),
+        // as a file's, rather than the early one.
+        if verifyWalkIsEarly && windowReads == 0 { verifyWalk = nil }
+        verifyWalkIsEarly = false
         guard budget.verify, verifyWalk == nil, windowReads == 0, let verifier = Verifier.byType[answer.type], let w = withView({ verifier.walk($0) }) else { return }
         let known = expectedLength.map { max($0, bytesSeen) }
         verifyWalk = withView { StreamWalk(w, held: $0, length: known, limit: w.limit(budget)) }
         verifyWalkType = answer.type
+    }
+
+    /// While undecided, before any byte has passed unkept (the chunk being added, whose bytes
+    /// past the first a walk started now is given, starts within them): the early completeness walk whose
+    /// signature the first bytes bear (`Verifier.earlyWalk`), kept for when detection reads a
+    /// far window before it decides (a JPEG whose frame header lies past the first bytes).
+    private mutating func startEarlyVerifyWalk(known: Int?) {
+        guard budget.verify, verifyWalk == nil, windowReads == 0, chunkStart <= prefix.count,
+              let (verifier, w) = withView({ Verifier.earlyWalk($0) }) else { return }
+        verifyWalk = withView { StreamWalk(w, held: $0, length: known, limit: w.limit(budget)) }
+        verifyWalkType = verifier.types.first
+        verifyWalkIsEarly = true
     }
 
     /// Whether a completeness walk started for `started` serves `type` (one verifier for both:
@@ -499,6 +521,7 @@ public struct IncrementalSniffer: Sendable {
     /// the far window to take from the stream.
     private mutating func settle(_ judged: Verdict) {
         let known = expectedLength.map { max($0, bytesSeen) }
+        if case .decided = judged {} else { startEarlyVerifyWalk(known: known) }
         switch judged {
         case .decided(let answer):
             state = .decided(answer)

@@ -71,7 +71,10 @@ enum Inspector {
                 try serve(r, &s)
                 if s.length < before { return ImageSniffer.merge(detection, .truncated) }  // shrank while we read
             case .needWalk:
-                guard walkable, walked == nil, var w = s.withView({ verifier.walk($0) }) else { return detection }
+                guard walked == nil else { return detection }
+                // After a far window, only the early walk (`Verifier.earlyWalk`), as a stream runs it.
+                let made = s.withView { v in walkable ? verifier.walk(v) : verifier.earlyWalk?(v) }
+                guard var w = made else { return detection }
                 walked = try s.walk(&w)
             }
         }

@@ -449,3 +449,37 @@ struct NetpbmHeaderCutTests {
         #expect(checked > 0, "\(entry.file): named at no cut inside its header")
     }
 }
+
+/// A JPEG whose frame header lies past the first bytes (600 KiB of ICC profile before it):
+/// detection reads a far window, and the completeness walk starts early, from the first bytes
+/// (`Verifier.startsEarly`), so that a file cut in its scans is truncated from a file, a stream
+/// and memory alike. It was complete: no walk ran after a far window.
+@Suite("Whole-file completeness of a JPEG with its frame header past the first bytes")
+struct FarJPEGTests {
+    @Test func cutInItsScans() throws {
+        let jpeg = try #require(Manifest.entries.first { $0.file == "far/jpeg-pillow-icc-600k" }).bytes()
+        #expect(jpeg.count > ReadBudget.default.prefixCap)
+        let sos = try #require((ReadBudget.default.prefixCap..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+        let whole = ImageSniffer.inspect(jpeg, budget: .verifying).detection
+        #expect(whole.type == .jpeg && whole.completeness == .complete)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-farjpeg-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        for cut in [sos + 20, (sos + jpeg.count) / 2, jpeg.count - 3] {
+            let data = Array(jpeg.prefix(cut))
+            let detection = ImageSniffer.inspect(data, budget: .verifying).detection
+            #expect(detection.type == .jpeg && detection.completeness == .truncated, "cut at \(cut): \(detection)")
+            data.withUnsafeBytes { bytes in
+                for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: .verifying) {
+                    Issue.record("cut at \(cut): \(problem)")
+                }
+                for chunk in [1460, 65536] {
+                    for known in [false, true] {
+                        for problem in DetectionInvariants.incrementalViolations(bytes, chunk: chunk, lengthKnown: known, properties: true, budget: .verifying) {
+                            Issue.record("cut at \(cut), chunks of \(chunk), length known \(known): \(problem)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -32,12 +32,27 @@ struct Verifier: Sendable {
     let check: @Sendable (Input, ImageType, FrameWalk.Progress?) -> VerifyStep
     /// The walk the check may want, from what the first bytes say (nil: it wants none).
     let walk: @Sendable (ByteView) -> FrameWalk?
+    /// The walk from the types' signature in the first few bytes alone (nil: not theirs), for
+    /// when detection reads a far window before it decides (a JPEG's frame header after more
+    /// metadata than the first bytes hold): a stream starts it before any byte passes unkept,
+    /// and a file walks as the stream does. Without it, no walk runs after a far window.
+    let earlyWalk: (@Sendable (ByteView) -> FrameWalk?)?
 
     init(_ types: [ImageType], walk: @escaping @Sendable (ByteView) -> FrameWalk? = { _ in nil },
+         earlyWalk: (@Sendable (ByteView) -> FrameWalk?)? = nil,
          check: @escaping @Sendable (Input, ImageType, FrameWalk.Progress?) -> VerifyStep) {
         self.types = types
         self.check = check
         self.walk = walk
+        self.earlyWalk = earlyWalk
+    }
+
+    /// The early walk whose signature the first bytes bear, and the verifier it serves.
+    static func earlyWalk(_ v: ByteView) -> (Verifier, FrameWalk)? {
+        for verifier in Registry.verifiers {
+            if let w = verifier.earlyWalk?(v) { return (verifier, w) }
+        }
+        return nil
     }
 
     /// The last bytes a check may look at (a stream keeps them).

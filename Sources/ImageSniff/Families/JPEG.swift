@@ -134,7 +134,9 @@ extension JPEG {
     ]
 
     static let verifiers = [
-        Verifier([.jpeg, .mpo], walk: { v in FrameWalk(.jpeg(inScan: false), at: lastListedImage(v) ?? 2) }, check: verify),
+        Verifier([.jpeg, .mpo], walk: { v in FrameWalk(.jpeg(inScan: false), at: lastListedImage(v) ?? 2) },
+                 earlyWalk: { v in v.u8(0) == 0xFF && v.u8(1) == 0xD8 && v.u8(2) == 0xFF ? FrameWalk(.jpeg(inScan: false), at: 2) : nil },
+                 check: verify),
     ]
 
     /// Where the last image the MPF index lists starts (its SOI), when the index is held and lists
