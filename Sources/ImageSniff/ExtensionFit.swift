@@ -49,6 +49,8 @@ extension ExtensionAlias {
                        reason: "cameras' .THM thumbnails beside a video or RAW are JPEG files"),
         ExtensionAlias(extensions: ["epsi", "epsf", "ept"], contents: [.postScript],
                        reason: "Encapsulated PostScript variants"),
+        ExtensionAlias(extensions: ["mp4", "m4a", "m4v", "m4b", "3gp", "3g2"], contents: [.mpeg4, .mpeg4Audio, .threeGPP],
+                       reason: "MPEG-4 movies, MPEG-4 audio and 3GPP share one container that players open under each other's names (ffmpeg writes audio-only MP4 with the isom brand, named .m4a)"),
         ExtensionAlias(extensions: ["sxr", "mxr"], contents: [.openEXR],
                        reason: "multi-view (stereo) OpenEXR"),
     ]
@@ -69,6 +71,18 @@ extension ExtensionAlias {
 }
 
 extension Detection {
+    /// The extensions of image formats whose every file starts with a signature the detector
+    /// finds (JPEG's SOI, PNG's and GIF's signatures, the RIFF, ISO BMFF, TIFF and JPEG XL
+    /// headers...): content no rule names under one of them is not that format. Other
+    /// extensions may name content the rules do not know (a DASH segment named `.mp4`, an RF64
+    /// `.wav`, a headerless `.raw` dump), or a format whose two-letter signature the detector
+    /// wants more structure behind than some readers do (`.bmp`: Pillow opens a BMP whose
+    /// planes field is not 1), so there unknown content has no verdict.
+    static let signedImageExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "jfif", "png", "apng", "gif", "webp", "heic", "heif", "hif", "avif", "jxl",
+        "psd", "psb", "qoi", "exr", "jp2", "dng", "nef", "cr2", "cr3", "arw", "orf", "rw2", "raf",
+    ]
+
     /// Whether a filename extension suits this content: readers a user would open the file with
     /// accept these bytes under that name.
     ///
@@ -80,9 +94,11 @@ extension Detection {
     /// - an `ExtensionAlias` of the content (`.tx` and `.svs` on TIFF, `.heic` on a HEIF sequence,
     ///   PNG in `.ico`, `.gz` on any gzip...).
     ///
-    /// Content no rule names (`public.data`, whole) does not fit an extension whose every type
-    /// has a signature the detector always finds: `.jpg`, `.png` or `.gif` on noise. It may fit
-    /// one that names a format without magic (`.tga`, `.txt`): nil.
+    /// Whole content no rule names (`public.data`) does not fit the extension of an image format
+    /// whose files always start with a signature (`signedImageExtensions`: `.jpg`, `.png` or
+    /// `.gif` on noise, or on an HTML error page saved under that name); the answer is nil for
+    /// any other extension. Empty data is data too: a caller that counts empty files apart
+    /// (as `imgsniff scan` does) asks only for the others.
     ///
     /// - Parameter fileExtension: the extension, with or without its dot, in any case.
     /// - Returns: nil when there is nothing to compare (unknown content that may still be of the
@@ -90,22 +106,12 @@ extension Detection {
     ///   not declare for any type: one known only from an alias may name other contents still,
     ///   as `.map` names JavaScript source maps and linker maps beside netpbm colour maps and
     ///   density maps), false when the extension names other types only.
-    /// Extensions that content no rule names may still fit, although every type they name has
-    /// a signature: they also name headerless dumps of samples (`.raw`; ImageMagick's `rgb:` and
-    /// `rgba:` dumps beside SGI's `.rgb`, `.rgba` and `.bw`), another format (`.pfm`: Windows
-    /// printer font metrics beside the Portable FloatMap), or a format whose readers find it
-    /// after other bytes (`.zip`: its directory is at the end, so a prefix, a self-extractor's
-    /// stub, is read past; `.pdf`: readers look for `%PDF-` in the first kilobyte).
-    private static let namesSharedWithOtherContent: Set<String> = ["raw", "rgb", "rgba", "bw", "pfm", "zip", "pdf"]
-
     public func extensionFits(_ fileExtension: String) -> Bool? {
         var ext = fileExtension.lowercased()
         if ext.hasPrefix(".") { ext.removeFirst() }
         let named = ImageType.types(filenameExtension: ext)
         guard !isUnknown, type != .data else {
-            guard completeness == .complete, !named.isEmpty, !Self.namesSharedWithOtherContent.contains(ext),
-                  named.allSatisfy(Registry.namedOnlyBySignature.contains) else { return nil }
-            return false
+            return completeness == .complete && Self.signedImageExtensions.contains(ext) ? false : nil
         }
         let family = type.detectionFamilyChain
         for candidate in named {

@@ -17,7 +17,7 @@ enum Scan {
         family, hinted, unknown), animated, completeness (complete, truncated: without \
         --verify, "complete" means the header is; with it, that the file ends where its \
         structure says), \
-        extensionMatches (true, false (also for .jpg, .png... on content nothing names), or null \
+        extensionMatches (true, false (also for .jpg, .png, .gif... on content nothing names), or null \
         when the file has no known extension or is empty, or its content is unknown and may \
         still be what the name says), error \
         (null, or {code, message}); properties with --properties (null for anything but an \
@@ -71,7 +71,7 @@ enum Scan {
             OptionSpec(long: "type", kind: .repeated, valueName: "type",
                        help: "Only list files whose content conforms to TYPE: an identifier (public.camera-raw-image lists every RAW), an extension, a MIME type, or 'unknown' for files nothing recognised. Repeatable.",
                        completion: .list(["unknown"] + ImageType.allCases.map(\.identifier))),
-            OptionSpec(long: "mismatches", help: "Only list files whose extension names a known type other than the content's (a supertype or family member counts as a match), or names a format with a signature that the content lacks (noise named .jpg)."),
+            OptionSpec(long: "mismatches", help: "Only list files whose extension names a known type other than the content's (a supertype or family member counts as a match), or names an image format whose files always start with a signature the content lacks (noise named .jpg or .png)."),
             OptionSpec(long: "hint-from-extension", help: "Use each file's extension as the detection hint: it settles what the bytes cannot (TGA, a vendor's TIFF RAW), never overrides them."),
             OptionSpec(long: "hint", kind: .value, valueName: "type",
                        help: "What the files are believed to be (an identifier, extension or MIME type, e.g. the Content-Type a download came with): settles what the bytes cannot, never overrides them. For standard input and every file; with --hint-from-extension a file's own known extension comes first.",

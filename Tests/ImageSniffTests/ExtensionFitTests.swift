@@ -1,4 +1,4 @@
-import ImageSniff
+@testable import ImageSniff
 import Testing
 
 /// The one rule for "the extension fits the content" (`Detection.extensionFits`), row by row.
@@ -21,21 +21,28 @@ struct ExtensionFitTests {
         #expect(Self.fits("docx", .jpeg) == nil, "an extension nothing knows")
     }
 
-    /// Content no rule names does not fit an extension whose types a signature always names (a
-    /// stranger's garbage.jpg was not listed by --mismatches); it may still fit one that names a
-    /// format without magic, and data cut too short to tell fits nothing and everything.
+    /// Content no rule names does not fit the extension of an image format whose files always
+    /// start with a signature (a stranger's garbage.jpg was not listed by --mismatches); any
+    /// other extension may name content the rules do not know, and data cut too short to tell
+    /// fits nothing and everything.
     @Test func unknownContent() {
-        for ext in ["jpg", "PNG", ".gif", "webp", "heic", "nef", "gz"] {
+        for ext in ["jpg", "PNG", ".gif", "webp", "heic", "avif", "nef", "psd"] {
             #expect(Self.fits(ext, .data, .unknown) == false, "\(ext) on data no rule names")
         }
-        for ext in ["tga", "txt", "svg", "docx", "raw", "rgb", "pfm", "zip", "pdf"] {
-            #expect(Self.fits(ext, .data, .unknown) == nil, "\(ext): a format without magic, a name shared with other content, or no known extension")
+        // A DASH segment named .mp4, an RF64 .wav, a MATLAB .fig, a NIfTI-2 .nii, 8SVX in an .iff,
+        // a headerless .raw dump, font metrics in a .pfm, a prefixed .zip: not known to the rules.
+        for ext in ["tga", "txt", "svg", "docx", "mp4", "wav", "fig", "nii", "iff", "raw", "pfm", "zip", "ps", "mpg", "ttf", "bmp"] {
+            #expect(Self.fits(ext, .data, .unknown) == nil, "\(ext): its files may be content the rules do not name")
         }
         let cut = Detection(type: .data, confidence: .unknown, completeness: .truncated)
         #expect(cut.extensionFits("jpg") == nil, "too few bytes to tell")
         // What the detector makes of real bytes.
         #expect(ImageSniffer.detect(Array("not a photo at all, just some words".utf8) + [0, 1, 2, 0xFE]).extensionFits("jpg") == false)
         #expect(ImageSniffer.detect([0xFF, 0xD8]).extensionFits("jpg") == nil)
+        // Every listed extension is a catalog extension of an image type.
+        for ext in Detection.signedImageExtensions {
+            #expect(ImageType.types(filenameExtension: ext).contains { $0.isImage }, "\(ext)")
+        }
     }
 
     /// Every alias row: each of its extensions fits each content it names, and does not fit a
@@ -73,6 +80,8 @@ struct ExtensionFitTests {
         #expect(Self.fits("map", .ppm) == true)
         #expect(Self.fits("hdr", .nifti) == true, "nibabel's nifti1.hdr: the header of a .hdr/.img pair")
         #expect(Self.fits("hdr", .radianceHDR) == true)
+        #expect(Self.fits("m4a", .mpeg4) == true, "a reviewer's isom-branded audio named .m4a")
+        #expect(Self.fits("mp4", .mpeg4Audio) == true && Self.fits("mp4", .threeGPP) == true)
         // and what still lies
         #expect(Self.fits("ico", .jpeg) == false)
         #expect(Self.fits("heic", .avif) == false)

@@ -33,21 +33,6 @@ enum Registry {
     /// Every rule, family by family.
     static let rules: [Rule] = families.flatMap { $0.rules }
 
-    /// The types that only signatures name: every rule that can answer one is a signature at
-    /// offset 0 (not a heuristic, not evidence elsewhere), so content no rule names is not one
-    /// (`Detection.extensionFits`: `.jpg` on data does not fit; `.tga` on data may).
-    static let namedOnlyBySignature: Set<ImageType> = {
-        var signed = Set<ImageType>(), other = Set<ImageType>()
-        for rule in rules {
-            if case .firstByte = rule.start, rule.strength == .signature {
-                signed.formUnion(rule.produces)
-            } else {
-                other.formUnion(rule.produces)
-            }
-        }
-        return signed.subtracting(other)
-    }()
-
     /// Every property reader, family by family.
     static let readers: [PropertyReader] = families.flatMap { $0.readers }
 

@@ -93,7 +93,9 @@ public struct ScanRecord: Sendable {
     /// The file's length when it was read (0: an empty file).
     public var length: Int?
     /// Whether the file's extension names a type the content is (true), names another known
-    /// type (false), or is absent or unknown to the catalog (nil). See `MismatchRule`.
+    /// type or an image format whose signature the content lacks (false), or is absent or
+    /// unknown to the catalog, the file empty, or its unknown content possibly what the name
+    /// says (nil). See `MismatchRule`.
     public var extensionMatches: Bool?
     /// `scan --cross-check`.
     package var crossCheck: CrossCheckAnnotation?
@@ -130,8 +132,9 @@ public struct ScanRecord: Sendable {
 package enum MismatchRule {
     /// nil when there is nothing to compare (no extension, one neither the catalog nor an alias
     /// knows, unknown content that may still be of the named type, or an empty file: the
-    /// summary counts those apart); false when the extension names other types only (`.jpg`
-    /// on data no rule names); true when it fits (see `Detection.extensionFits(_:)`).
+    /// summary counts those apart); false when the extension names other types only, or an
+    /// image format whose signature the content lacks (`.jpg` on data no rule names); true
+    /// when it fits (see `Detection.extensionFits(_:)`).
     package static func extensionMatches(_ fileExtension: String?, detection: Detection, length: Int?) -> Bool? {
         if length == 0 { return nil }
         return fileExtension.flatMap { detection.extensionFits($0) }
