@@ -699,6 +699,30 @@ struct HEIFCutMetaTests {
         }
     }
 
+    /// A sequence cut before its `moov` (ffmpeg's come after the `mdat`), with no `meta`: no
+    /// frame count, and no "no gain map" or "no ICC profile" either.
+    @Test func sequenceCutBeforeItsMoov() throws {
+        var tried = 0
+        for entry in Manifest.entries where ["public.heics", "public.heifs", "public.avis"].contains(entry.identifier) {
+            let data = try entry.bytes()
+            var o = 0, types: [String] = [], moov: Int?
+            while o + 8 <= data.count {
+                let size = data[o..<o + 4].reduce(0) { $0 << 8 | Int($1) }
+                guard size >= 8 else { break }
+                let type = String(decoding: data[o + 4..<o + 8], as: UTF8.self)
+                if type == "moov" { moov = o }
+                types.append(type)
+                o += size
+            }
+            guard let moov, !types.contains("meta") else { continue }
+            tried += 1
+            #expect(ImageSniffer.inspect(data).properties.hasGainMap == false, "\(entry.file) whole")
+            let p = ImageSniffer.inspect(Array(data.prefix(moov))).properties
+            #expect(p.frameCount == nil && p.hasGainMap == nil && p.hasICCProfile == nil, "\(entry.file) cut before its moov: \(p)")
+        }
+        #expect(tried >= 2)
+    }
+
     @Test func aMiniBoxIsOneImage() throws {
         let mif3 = try #require(Manifest.entries.first { $0.file == "regress/heif-mif3-mini-libheif" }).bytes()
         #expect(ImageSniffer.inspect(mif3).properties.frameCount == 1)

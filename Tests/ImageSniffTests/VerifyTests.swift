@@ -308,7 +308,7 @@ struct JPEGStrayBytesTests {
         let junk = [UInt8](repeating: byte, count: count)
         let strayThenRest = Array(jpeg[..<firstEnd]) + junk + Array(jpeg[firstEnd...])
         let strayToTheEnd = Array(jpeg[..<firstEnd]) + junk
-        // The last two bytes are not EOI in either, so the walk decides.
+        // It ends with EOI; a byte after it (below) makes the walk decide, as in the cut one.
         let last = strayThenRest.count - 1
         #expect(strayThenRest[last - 1] == 0xFF && strayThenRest[last] == 0xD9)
         let whole = ImageSniffer.inspect(strayThenRest + [0], budget: .verifying).detection
@@ -373,6 +373,22 @@ struct MovieWithoutMoovTests {
             }
         }
         #expect(tried >= 3, "test images with their moov after the mdat: \(tried)")
+    }
+
+    /// Bytes after the last box that cannot be a box cut short (fewer zeros than a header, or a
+    /// type that is not four characters: junk a player passes over) say nothing; a header of
+    /// a real type that runs past the end is a box cut short.
+    @Test func trailingBytes() throws {
+        for entry in Self.movies {
+            let data = try entry.bytes()
+            for tail in [[UInt8](repeating: 0, count: 4), [UInt8](repeating: 0, count: 7), [0, 0, 0, 0x20, 1, 2, 3, 4] + [UInt8](repeating: 9, count: 24)] {
+                let d = ImageSniffer.inspect(data + tail, budget: .verifying).detection
+                #expect(d.completeness == .complete, "\(entry.file) + \(tail.count) bytes: \(d)")
+            }
+            let cutBox: [UInt8] = [0, 0, 1, 0] + Array("free".utf8) + [0, 0]
+            let d = ImageSniffer.inspect(data + cutBox, budget: .verifying).detection
+            #expect(d.completeness == .truncated, "\(entry.file) + a free box cut short: \(d)")
+        }
     }
 }
 

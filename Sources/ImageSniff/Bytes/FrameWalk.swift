@@ -136,7 +136,13 @@ struct FrameWalk: Equatable {
                 // step looks for may lie among them (a JPEG's next marker after stray bytes, as
                 // the whole data in memory shows it). Wanted past the end with those held, it
                 // is truncation.
-                guard r.lowerBound < length, !v.has(r.lowerBound..<length) else { return .truncated }
+                guard r.lowerBound < length, !v.has(r.lowerBound..<length) else {
+                    // Fewer bytes left than a box header, all zeros: padding after the last box
+                    // (a movie ffprobe reads whole), which says nothing; other bytes there are a
+                    // header cut short.
+                    if case .boxes = kind, r.lowerBound < length, (r.lowerBound..<length).allSatisfy({ v.u8($0) == 0 }) { return .broken }
+                    return .truncated
+                }
                 r = r.lowerBound..<length
             }
             if r.upperBound > limit {
@@ -289,6 +295,12 @@ struct FrameWalk: Equatable {
         case .boxes:
             if let length, offset == length { return .counted(frames) }
             guard let size32 = v.u32be(offset), v.has(offset + 4, 4) else { return .wants(offset..<(offset + 8)) }
+            // A box type is four printable characters (© in QuickTime's): anything else is junk
+            // after the last box, not a box cut short.
+            for i in 4..<8 {
+                let c = v.u8(offset + i) ?? 0
+                guard (0x20...0x7E).contains(c) || c == 0xA9 else { return .broken }
+            }
             var size = Int(size32)
             if size32 == 1 {
                 guard let large = v.u64(offset + 8, bigEndian: true) else { return .wants(offset..<(offset + 16)) }

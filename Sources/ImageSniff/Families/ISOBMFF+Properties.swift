@@ -15,14 +15,14 @@ extension ISOBMFF {
             guard input.knownLength != nil else { return .unknown }  // a stream whose end has not come
             // A sequence's samples are placed by its `moov`: without one (a download cut where
             // ffmpeg puts it, after the `mdat`), the file is cut short.
-            if [.heics, .heifs, .avis, .avcs].contains(type) {
+            if sequences.contains(type) {
                 switch topLevelBox("moov", input) {
                 case .needs(let r): return .needRange(r)
                 case .absent: return .truncated
                 case .found: break
                 }
             }
-            return itemDataStep(input, needsItems: ![.heics, .heifs, .avis, .avcs].contains(type))
+            return itemDataStep(input, needsItems: !sequences.contains(type))
         },
         // A movie or audio file: the top-level boxes end where the data does (an `mdat` cut
         // short runs past it), and its samples are placed by a `moov` (a fragmented file's too,
@@ -39,6 +39,9 @@ extension ISOBMFF {
             }
         },
     ]
+
+    /// The image sequences: their samples are placed by a `moov`, not by a `meta`'s items.
+    static let sequences: Set<ImageType> = [.heics, .heifs, .avis, .avcs]
 
     /// Whether the data stored in the file for the items (`iloc`, construction method 0: file
     /// offsets) ends within it; no `iloc`: complete, as the box walk found.
@@ -141,14 +144,15 @@ extension ISOBMFF {
         let start = Int(ftypSize)
         // A sequence: the sample count of its first track (its `meta`, if any, describes the
         // still images beside it).
-        let isSequence = [.heics, .heifs, .avis, .avcs].contains(type)
+        let isSequence = sequences.contains(type)
         if isSequence {
-            p.hasGainMap = false
-            p.hasICCProfile = false
             switch findBox(v, fourCC("moov"), in: start, dataEnd: input.knownLength) {
-            case .found(let moov, let end): p.frameCount = sampleCount(v, moov: moov, end: end)
+            case .found(let moov, let end):
+                p.frameCount = sampleCount(v, moov: moov, end: end)
+                p.hasGainMap = false
+                p.hasICCProfile = false
             case .needs(let r): return .needRange(r, partial: p)
-            case .absent: break
+            case .absent: break  // cut before it: nothing stated
             }
         }
         let meta: (Int, Int)
