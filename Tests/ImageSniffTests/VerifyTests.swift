@@ -30,6 +30,26 @@ struct VerifyTests {
     /// damage, which says nothing either way (`Verifier.step`), whole or cut.
     static let damaged: Set<String> = ["foreign/gif-noise-after-screen"]
 
+    /// Records where a file, or a stream in `chunks` (its length known or not), says otherwise
+    /// than the bytes in memory under the verifying budget.
+    static func recordDisagreements(_ data: [UInt8], _ label: String, chunks: [Int] = [1460], lengthKnown: [Bool] = [false],
+                                    properties: Bool = false) {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-verify-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        data.withUnsafeBytes { bytes in
+            for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: .verifying) {
+                Issue.record("\(label): \(problem)")
+            }
+            for chunk in chunks {
+                for known in lengthKnown {
+                    for problem in DetectionInvariants.incrementalViolations(bytes, chunk: chunk, lengthKnown: known, properties: properties, budget: .verifying) {
+                        Issue.record("\(label), a stream in chunks of \(chunk), length known \(known): \(problem)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test(arguments: entries)
     func wholeAndCut(_ entry: ManifestEntry) throws {
         let data = try entry.bytes()
@@ -315,18 +335,7 @@ struct JPEGStrayBytesTests {
         #expect(whole.type == .jpeg && whole.completeness == .complete, "\(whole)")
         let cut = ImageSniffer.inspect(strayToTheEnd, budget: .verifying).detection
         #expect(cut.type == .jpeg && cut.completeness == .truncated, "\(cut)")
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-stray-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        for data in [strayThenRest + [0], strayToTheEnd] {
-            data.withUnsafeBytes { bytes in
-                for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: .verifying) {
-                    Issue.record("\(count) bytes of \(byte): \(problem)")
-                }
-                for problem in DetectionInvariants.incrementalViolations(bytes, chunk: 1460, lengthKnown: false, properties: false, budget: .verifying) {
-                    Issue.record("\(count) bytes of \(byte), a stream: \(problem)")
-                }
-            }
-        }
+        for data in [strayThenRest + [0], strayToTheEnd] { VerifyTests.recordDisagreements(data, "\(count) bytes of \(byte)") }
     }
 }
 
@@ -361,16 +370,7 @@ struct MovieWithoutMoovTests {
             let detection = ImageSniffer.inspect(cut, budget: .verifying).detection
             #expect(detection.type == ImageType(entry.identifier) && detection.completeness == .truncated, "\(entry.file): \(detection)")
             #expect(ImageSniffer.inspect(cut).detection.completeness == .complete, "without --verify the header is whole")
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-moov-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: scratch) }
-            cut.withUnsafeBytes { bytes in
-                for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: .verifying) {
-                    Issue.record("\(entry.file): \(problem)")
-                }
-                for problem in DetectionInvariants.incrementalViolations(bytes, chunk: 1460, lengthKnown: false, properties: false, budget: .verifying) {
-                    Issue.record("\(entry.file), a stream: \(problem)")
-                }
-            }
+            VerifyTests.recordDisagreements(cut, entry.file)
         }
         #expect(tried >= 3, "test images with their moov after the mdat: \(tried)")
     }
@@ -406,16 +406,7 @@ struct ZeroPaddedTests {
         let padded = Array(data.prefix(data.count / 2)) + [UInt8](repeating: 0, count: data.count - data.count / 2)
         let detection = ImageSniffer.inspect(padded, budget: .verifying).detection
         #expect(detection.type == ImageType(entry.identifier) && detection.completeness == .truncated, "\(entry.file): \(detection)")
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-zeros-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        padded.withUnsafeBytes { bytes in
-            for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: .verifying) {
-                Issue.record("\(entry.file): \(problem)")
-            }
-            for problem in DetectionInvariants.incrementalViolations(bytes, chunk: 1460, lengthKnown: false, properties: false, budget: .verifying) {
-                Issue.record("\(entry.file), a stream: \(problem)")
-            }
-        }
+        VerifyTests.recordDisagreements(padded, entry.file)
     }
 }
 
@@ -446,8 +437,6 @@ struct NetpbmHeaderCutTests {
     func cutInsideTheHeader(_ entry: ManifestEntry) throws {
         let data = try entry.bytes()
         let start = try #require(Self.rasterStart(data))
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-pam-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
         var checked = 0
         for n in 3..<start {
             let cut = Array(data.prefix(n))
@@ -455,12 +444,7 @@ struct NetpbmHeaderCutTests {
             guard detection.type == ImageType(entry.identifier) else { continue }  // too little to name it
             checked += 1
             #expect(detection.completeness == .truncated, "\(entry.file) cut at \(n) of a \(start)-byte header: \(detection)")
-            cut.withUnsafeBytes { bytes in
-                for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: .verifying)
-                    + DetectionInvariants.incrementalViolations(bytes, chunk: 7, lengthKnown: false, properties: false, budget: .verifying) {
-                    Issue.record("\(entry.file) cut at \(n): \(problem)")
-                }
-            }
+            VerifyTests.recordDisagreements(cut, "\(entry.file) cut at \(n)", chunks: [7])
         }
         #expect(checked > 0, "\(entry.file): named at no cut inside its header")
     }
@@ -478,24 +462,11 @@ struct FarJPEGTests {
         let sos = try #require((ReadBudget.default.prefixCap..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
         let whole = ImageSniffer.inspect(jpeg, budget: .verifying).detection
         #expect(whole.type == .jpeg && whole.completeness == .complete)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-farjpeg-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
         for cut in [sos + 20, (sos + jpeg.count) / 2, jpeg.count - 3] {
             let data = Array(jpeg.prefix(cut))
             let detection = ImageSniffer.inspect(data, budget: .verifying).detection
             #expect(detection.type == .jpeg && detection.completeness == .truncated, "cut at \(cut): \(detection)")
-            data.withUnsafeBytes { bytes in
-                for problem in DetectionInvariants.fileViolations(bytes, scratchPath: scratch, budget: .verifying) {
-                    Issue.record("cut at \(cut): \(problem)")
-                }
-                for chunk in [1460, 65536] {
-                    for known in [false, true] {
-                        for problem in DetectionInvariants.incrementalViolations(bytes, chunk: chunk, lengthKnown: known, properties: true, budget: .verifying) {
-                            Issue.record("cut at \(cut), chunks of \(chunk), length known \(known): \(problem)")
-                        }
-                    }
-                }
-            }
+            VerifyTests.recordDisagreements(data, "cut at \(cut)", chunks: [1460, 65536], lengthKnown: [false, true], properties: true)
         }
     }
 }

@@ -159,9 +159,9 @@ extension TIFF {
                 case .bad: continue
                 }
             }
-            // Panasonic's IFD0 bounds the image by the sensor's borders (no ImageWidth); a
-            // Phase One IIQ's IFDs hold 1 x 1 placeholders (its size is in its own directory,
-            // not read): no size rather than a wrong one.
+            // Panasonic's IFD0 bounds the image by the sensor's borders (no ImageWidth). IFDs
+            // that state only images one pixel wide or high are placeholders (a Phase One IIQ's
+            // 1 x 1: its size is in its own directory, not read): no size rather than a wrong one.
             if [.rw2, .rwl, .panasonicRaw].contains(type), let top = first.borders[0], let left = first.borders[1], let bottom = first.borders[2], let right = first.borders[3],
                right > left, bottom > top {
                 p.width = right - left
