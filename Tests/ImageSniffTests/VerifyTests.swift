@@ -10,7 +10,7 @@ import TestSupport
 struct VerifyTests {
     /// The formats with a whole-file check.
     static let checked: Set<ImageType> = [.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff,
-                                          .bmp, .qoi, .farbfeld, .pbm, .pgm, .ppm, .pam,
+                                          .bmp, .qoi, .farbfeld, .pbm, .pgm, .ppm, .pam, .pfm, .phm,
                                           .mpeg4, .mpeg4Audio, .quickTime, .threeGPP]
 
     static let entries = Manifest.entries.filter { entry in

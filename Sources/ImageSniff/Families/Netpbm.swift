@@ -112,9 +112,11 @@ extension Netpbm {
     static let readers = [PropertyReader([.pbm, .pgm, .ppm, .pam, .pfm, .phm, .xvThumbnail], read: properties)]
 
     /// Whole: a binary image's raster (P4, P5, P6 after their header and one white space byte;
-    /// PAM after `ENDHDR` and its line feed) fits in the data. Plain (ASCII) images, PFM and PHM
-    /// are not checked. A file may hold more than one image: only the first is checked.
-    static let verifiers = [Verifier([.pbm, .pgm, .ppm, .pam]) { input, type, _ in rasterStep(input, type) }]
+    /// PAM after `ENDHDR` and its line feed; PFM and PHM after their scale and one white space
+    /// byte: 4-byte or 2-byte floats, three a pixel for `PF` and `PH`, one for `Pf` and `Ph`)
+    /// fits in the data. Plain (ASCII) images are not checked. A file may hold more than one
+    /// image: only the first is checked.
+    static let verifiers = [Verifier([.pbm, .pgm, .ppm, .pam, .pfm, .phm]) { input, type, _ in rasterStep(input, type) }]
 
     static func rasterStep(_ input: Input, _ type: ImageType) -> VerifyStep {
         let v = input.view
@@ -130,6 +132,19 @@ extension Netpbm {
             return Verifier.fits(end + 7, w, h, depth, bytesPerSample(maxval), in: input.totalLength)
         }
         let kind = v.u8(1) ?? 0
+        if type == .pfm || type == .phm {
+            var o = 2
+            skipSpaceAndComments(v, &o)
+            guard let w = v.decimal(at: &o) else { return .unknown }
+            skipSpaceAndComments(v, &o)
+            guard let h = v.decimal(at: &o) else { return .unknown }
+            skipSpaceAndComments(v, &o)
+            let scale = o
+            while let c = v.u8(o), ByteView.isDigit(c) || "+-.eE".utf8.contains(c) { o += 1 }
+            guard o > scale, v.u8(o).map(ByteView.isSpace) == true else { return .unknown }
+            let channels = kind == UInt8(ascii: "F") || kind == UInt8(ascii: "H") ? 3 : 1
+            return Verifier.fits(o + 1, w, h, channels, type == .pfm ? 4 : 2, in: input.totalLength)
+        }
         guard kind == UInt8(ascii: "4") || kind == UInt8(ascii: "5") || kind == UInt8(ascii: "6") else { return .unknown }
         var o = 2
         var numbers: [Int] = []
