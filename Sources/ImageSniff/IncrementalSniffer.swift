@@ -463,10 +463,11 @@ public struct IncrementalSniffer: Sendable {
         verifyWalkType = answer.type
     }
 
-    /// While undecided, before any byte has passed unkept (the chunk being added, whose bytes
-    /// past the first a walk started now is given, starts within them): the early completeness walk whose
-    /// signature the first bytes bear (`Verifier.earlyWalk`), kept for when detection reads a
-    /// far window before it decides (a JPEG whose frame header lies past the first bytes).
+    /// While undecided, before any byte has passed unkept (the chunk being added starts within
+    /// the first bytes; a walk started now is given the rest of it): the early completeness
+    /// walk whose signature the first bytes bear (`Verifier.earlyWalk`), kept for when
+    /// detection reads a far window before it decides (a JPEG whose frame header lies past
+    /// the first bytes).
     private mutating func startEarlyVerifyWalk(known: Int?) {
         guard budget.verify, verifyWalk == nil, windowReads == 0, chunkStart <= prefix.count,
               let (verifier, w) = withView({ Verifier.earlyWalk($0) }) else { return }

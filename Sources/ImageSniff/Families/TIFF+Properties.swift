@@ -70,7 +70,7 @@ extension TIFF {
         var subIFDs: [Int] = []
         /// A Panasonic RW2's IFD0: the sensor's top, left, bottom and right borders (tags 4-7),
         /// which bound the image (its IFD0 has no ImageWidth).
-        var borders: [Int?] = [nil, nil, nil, nil]
+        var top: Int?, left: Int?, bottom: Int?, right: Int?
         var next = 0
     }
 
@@ -115,7 +115,10 @@ extension TIFF {
             case 277: keepFirst(&d.samples)
             case 338: keepFirst(&d.extraSamples)
             case 34675: d.hasICC = true
-            case 4...7: d.borders[Int(e.tag) - 4] = first()
+            case 4: d.top = first()
+            case 5: d.left = first()
+            case 6: d.bottom = first()
+            case 7: d.right = first()
             case 330:
                 // SubIFDs: one offset inline, or several at an offset (read if in view).
                 if e.count == 1 {
@@ -162,8 +165,8 @@ extension TIFF {
             // Panasonic's IFD0 bounds the image by the sensor's borders (no ImageWidth). IFDs
             // that state only images one pixel wide or high are placeholders (a Phase One IIQ's
             // 1 x 1: its size is in its own directory, not read): no size rather than a wrong one.
-            if [.rw2, .rwl, .panasonicRaw].contains(type), let top = first.borders[0], let left = first.borders[1], let bottom = first.borders[2], let right = first.borders[3],
-               right > left, bottom > top {
+            if [.rw2, .rwl, .panasonicRaw].contains(type), let top = first.top, let left = first.left, let bottom = first.bottom,
+               let right = first.right, right > left, bottom > top {
                 p.width = right - left
                 p.height = bottom - top
             } else if let largest = candidates.max(by: { pixels($0) < pixels($1) }), let w = largest.width, let h = largest.height, w > 1, h > 1 {
