@@ -375,6 +375,31 @@ struct MovieWithoutMoovTests {
         #expect(tried >= 3, "test images with their moov after the mdat: \(tried)")
     }
 
+    /// A movie cut where its `mdat` begins after its `moov` (faststart): the boxes are whole but
+    /// the chunks the `moov` places lie past the end; one whose `moov` comes last, cut a byte
+    /// into it; and a fragment whose `moof` has lost its `mdat` (a stranger's cuts of ffmpeg's
+    /// files were complete).
+    @Test func cutWhereTheSamplesOrTheirPlacesBegin() throws {
+        var moovFirst = 0, moovLast = 0
+        for entry in Self.movies {
+            let data = try entry.bytes()
+            let boxes = Self.boxes(data)
+            guard let moov = boxes.first(where: { $0.0 == "moov" }), let mdat = boxes.first(where: { $0.0 == "mdat" }) else { continue }
+            let cut = moov.1 < mdat.1 ? Array(data[..<mdat.1]) : Array(data[...moov.1])
+            if moov.1 < mdat.1 { moovFirst += 1 } else { moovLast += 1 }
+            let d = ImageSniffer.inspect(cut, budget: .verifying).detection
+            #expect(d.completeness == .truncated, "\(entry.file) cut at \(cut.count): \(d)")
+            VerifyTests.recordDisagreements(cut, entry.file)
+            // A fragment (a movie fragment box, then its media data) after the whole file.
+            let moof: [UInt8] = [0, 0, 0, 24] + Array("moof".utf8) + [0, 0, 0, 16] + Array("mfhd".utf8) + [0, 0, 0, 0, 0, 0, 0, 1]
+            let mdatBox: [UInt8] = [0, 0, 0, 12] + Array("mdat".utf8) + [1, 2, 3, 4]
+            #expect(ImageSniffer.inspect(data + moof, budget: .verifying).detection.completeness == .truncated, "\(entry.file) + a moof alone")
+            #expect(ImageSniffer.inspect(data + moof + [0], budget: .verifying).detection.completeness == .truncated, "\(entry.file) + a moof and a byte")
+            #expect(ImageSniffer.inspect(data + moof + mdatBox, budget: .verifying).detection.completeness == .complete, "\(entry.file) + a fragment")
+        }
+        #expect(moovFirst >= 1 && moovLast >= 3, "moov first: \(moovFirst), last: \(moovLast)")
+    }
+
     /// Bytes after the last box that cannot be a box cut short (fewer zeros than a header, or a
     /// type that is not four characters: junk a player passes over) say nothing; a header of
     /// a real type that runs past the end is a box cut short.

@@ -78,6 +78,9 @@ struct FrameWalk: Equatable {
     private var visited: Set<Int> = []
     /// A TIFF walk: the directories read (pages or not).
     private var directories = 0
+    /// A box walk: whether the last box passed is a `moof` (its samples come in the `mdat` after
+    /// it: at the end of the data, they are cut off).
+    private var lastBoxIsMoof = false
 
     init(_ kind: Kind, at offset: Int, frames: Int = 0) {
         self.kind = kind
@@ -138,9 +141,10 @@ struct FrameWalk: Equatable {
                 // is truncation.
                 guard r.lowerBound < length, !v.has(r.lowerBound..<length) else {
                     // Fewer bytes left than a box header, all zeros: padding after the last box
-                    // (a movie ffprobe reads whole), which says nothing; other bytes there are a
-                    // header cut short.
-                    if case .boxes = kind, r.lowerBound < length, (r.lowerBound..<length).allSatisfy({ v.u8($0) == 0 }) { return .broken }
+                    // (a movie ffprobe reads whole), which says nothing, unless that box is a
+                    // `moof` whose `mdat` is missing; other bytes there are a header cut short.
+                    if case .boxes = kind, !lastBoxIsMoof, r.lowerBound < length,
+                       (r.lowerBound..<length).allSatisfy({ v.u8($0) == 0 }) { return .broken }
                     return .truncated
                 }
                 r = r.lowerBound..<length
@@ -293,7 +297,7 @@ struct FrameWalk: Equatable {
                 return .wants(r)
             }
         case .boxes:
-            if let length, offset == length { return .counted(frames) }
+            if let length, offset == length { return lastBoxIsMoof ? .truncated : .counted(frames) }
             guard let size32 = v.u32be(offset), v.has(offset + 4, 4) else { return .wants(offset..<(offset + 8)) }
             // A box type is four printable characters (© in QuickTime's): anything else is junk
             // after the last box, not a box cut short.
@@ -312,8 +316,9 @@ struct FrameWalk: Equatable {
             guard size >= 8 else { return .broken }
             frames += 1
             offset += size
+            lastBoxIsMoof = v.u32be(offset - size + 4) == fourCC("moof")
             if let length {
-                if offset == length { return .counted(frames) }
+                if offset == length { return lastBoxIsMoof ? .truncated : .counted(frames) }
                 if offset > length { return .truncated }
             }
             return .wants(offset..<(offset + 8))

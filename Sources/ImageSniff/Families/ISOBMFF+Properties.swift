@@ -25,20 +25,53 @@ extension ISOBMFF {
             return itemDataStep(input, needsItems: !sequences.contains(type))
         },
         // A movie or audio file: the top-level boxes end where the data does (an `mdat` cut
-        // short runs past it), and its samples are placed by a `moov` (a fragmented file's too,
-        // an empty one before its `moof` boxes): a file without one was cut before it.
+        // short runs past it; a `moof` last has lost its `mdat`), its samples are placed by a
+        // `moov` (a fragmented file's too, an empty one before its `moof` boxes): a file without
+        // one was cut before it; and its chunks start within the data (a file cut where the
+        // `mdat` after a `moov` begins has whole boxes). After damage past the last box (bytes
+        // that cannot be a box), the `moov` and its chunks are checked still.
         Verifier([.mpeg4, .mpeg4Audio, .quickTime, .threeGPP], walk: { _ in FrameWalk(.boxes, at: 0) }) { input, _, walked in
             guard let walked else { return .needWalk }
             let step = Verifier.step(for: walked)
-            guard step == .complete else { return step }
-            guard input.knownLength != nil else { return .unknown }  // a stream whose end has not come
+            if step == .truncated { return .truncated }
+            guard let length = input.knownLength else { return .unknown }  // a stream whose end has not come
             switch topLevelBox("moov", input) {
             case .needs(let r): return .needRange(r)
             case .absent: return .truncated
-            case .found: return .complete
+            case .found(let start, let end):
+                if let furthest = furthestChunk(input.view, moov: start, end: end), furthest >= length { return .truncated }
+                return step
             }
         },
     ]
+
+    /// Where the last chunk of samples of any track starts (`stco` or `co64` in each track's
+    /// sample table, ISO/IEC 14496-12 8.7.5), or nil when no track states one.
+    static func furthestChunk(_ v: ByteView, moov: Int, end: Int) -> Int? {
+        var furthest: Int?
+        for trak in children(v, from: moov + 8, to: end) where trak.type == fourCC("trak") {
+            var range = (trak.start + 8, trak.end)
+            var found = true
+            for container in ["mdia", "minf", "stbl"] as [StaticString] {
+                guard let box = children(v, from: range.0, to: range.1).first(where: { $0.type == fourCC(container) }) else { found = false; break }
+                range = (box.start + 8, box.end)
+            }
+            guard found else { continue }
+            for box in children(v, from: range.0, to: range.1) where box.type == fourCC("stco") || box.type == fourCC("co64") {
+                let wide = box.type == fourCC("co64")
+                guard let count = v.u32be(box.start + 12) else { continue }
+                let size = wide ? 8 : 4
+                // Entries past the box (a damaged count) are not read.
+                let entries = min(Int(count), max(0, (box.end - box.start - 16) / size))
+                for i in 0..<entries {
+                    let at = box.start + 16 + i * size
+                    guard let offset = wide ? v.u64(at, bigEndian: true).flatMap({ $0 > UInt64(Int.max / 4) ? nil : Int($0) }) : v.u32be(at).map(Int.init) else { break }
+                    furthest = max(furthest ?? 0, offset)
+                }
+            }
+        }
+        return furthest
+    }
 
     /// The image sequences: their samples are placed by a `moov`, not by a `meta`'s items.
     static let sequences: Set<ImageType> = [.heics, .heifs, .avis, .avcs]
