@@ -70,6 +70,7 @@ struct TextTests {
         #expect(TextTable.columns("사진") == 4)
         #expect(TextTable.columns("café") == 4 && TextTable.columns("cafe\u{301}") == 4, "a combining mark adds none")
         #expect(TextTable.columns("🙂") == 2 && TextTable.columns("❤️") == 2)
+        #expect(TextTable.columns("🇯🇵") == 2, "a flag: a pair of regional indicators")
         var table = TextTable(header: ["PATH", "TYPE"], flexibleColumn: 0)
         for name in ["photo.jpg", "写真の名前.jpg", "사진.png", "📷.gif"] { table.append([name, "image"]) }
         let lines = table.render().split(separator: "\n").map(String.init)
