@@ -410,6 +410,15 @@ struct MovieWithoutMoovTests {
                 let d = ImageSniffer.inspect(data + tail, budget: .verifying).detection
                 #expect(d.completeness == .complete, "\(entry.file) + \(tail.count) bytes: \(d)")
             }
+            // Tags that audio taggers append: ID3v1 (128 bytes from TAG), APEv2 (from APETAGEX).
+            let id3v1 = Array("TAGTitle".utf8) + [UInt8](repeating: 0x20, count: 120)
+            let ape = Array("APETAGEX".utf8) + [0xD0, 0x07, 0, 0] + [UInt8](repeating: 0, count: 20)
+            for tag in [id3v1, ape] {
+                let d = ImageSniffer.inspect(data + tag, budget: .verifying).detection
+                #expect(d.completeness == .complete, "\(entry.file) + an appended \(tag.count)-byte tag: \(d)")
+                VerifyTests.recordDisagreements(data + tag, "\(entry.file) + a tag", chunks: [1460], lengthKnown: [false, true])
+            }
+            VerifyTests.recordDisagreements(data + [0, 0, 0, 0], "\(entry.file) + 4 zeros", chunks: [7], lengthKnown: [false, true])
             let cutBox: [UInt8] = [0, 0, 1, 0] + Array("free".utf8) + [0, 0]
             let d = ImageSniffer.inspect(data + cutBox, budget: .verifying).detection
             #expect(d.completeness == .truncated, "\(entry.file) + a free box cut short: \(d)")

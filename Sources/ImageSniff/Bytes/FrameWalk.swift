@@ -299,6 +299,11 @@ struct FrameWalk: Equatable {
         case .boxes:
             if let length, offset == length { return lastBoxIsMoof ? .truncated : .counted(frames) }
             guard let size32 = v.u32be(offset), v.has(offset + 4, 4) else { return .wants(offset..<(offset + 8)) }
+            // A tag that audio taggers append to any file (ID3v1 from `TAG`, APEv2 from
+            // `APETAGEX`) after the last box: not a box cut short. (As sizes, those bytes would
+            // make a box of 1.4 or 1.1 GB with a type no box has; a stream whose end is not known
+            // yet must tell them at once, as a file does.)
+            if v.matches("TAG", at: offset) || v.matches("APETAGEX", at: offset) { return .broken }
             // A box type is four printable characters (© in QuickTime's): anything else is junk
             // after the last box, not a box cut short.
             for i in 4..<8 {
