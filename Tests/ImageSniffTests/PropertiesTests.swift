@@ -481,6 +481,34 @@ struct HostilePropertiesTests {
         }
     }
 
+    /// A Canon CR2 whose IFD0 is a reduced preview (a 350D's, 1536 x 1024): its size is the
+    /// sensor area the maker note's SensorInfo bounds (exiftool's 350D sample: 3456 x 2304).
+    /// Built from the TIFF 6.0 and CR2 layouts: IFD0 at 16 after "CR" 2 0, its EXIF directory,
+    /// the MakerNote's directory, and SensorInfo's 17 words.
+    @Test func canonSensorArea() {
+        var b = ByteBuilder()
+        b.ascii("II"); b.u16le(42); b.u32le(16); b.ascii("CR"); b.u8(2); b.u8(0); b.u32le(0)
+        func entry(_ tag: UInt16, _ type: UInt16, _ count: UInt32, _ value: UInt32) { b.u16le(tag); b.u16le(type); b.u32le(count); b.u32le(value) }
+        // IFD0 at 16: width, height, the EXIF directory at 16 + 2 + 3 * 12 + 4 = 58.
+        b.u16le(3); entry(256, 3, 1, 1536); entry(257, 3, 1, 1024); entry(34665, 4, 1, 58); b.u32le(0)
+        // The EXIF directory at 58: the MakerNote (UNDEFINED, 40 bytes) at 58 + 18 = 76.
+        b.u16le(1); entry(37500, 7, 40, 76); b.u32le(0)
+        // The maker note at 76: SensorInfo's 17 SHORTs at 76 + 18 = 94.
+        b.u16le(1); entry(0x00E0, 3, 17, 94); b.u32le(0)
+        for word in [34, 3516, 2328, 0, 0, 52, 19, 3507, 2322, 0, 0, 0, 0, 0, 0, 0, 0] as [UInt16] { b.u16le(word) }
+        let cr2 = b.bytes
+        #expect(ImageSniffer.detect(cr2).type == .cr2)
+        let p = ImageSniffer.inspect(cr2).properties
+        #expect(p.width == 3456 && p.height == 2304, "\(p)")
+        // Without the maker note, IFD0's size stands.
+        var plain = cr2
+        plain[58 + 2] = 0xFF  // the EXIF directory's one entry is now tag 0x92FF, not MakerNote (0x927C)
+        #expect(ImageSniffer.inspect(plain).properties.width == 1536)
+        cr2.withUnsafeBytes { bytes in
+            for problem in DetectionInvariants.incrementalViolations(bytes, chunk: 7, lengthKnown: false, properties: true) { Issue.record("\(problem)") }
+        }
+    }
+
     /// A camera raw whose IFDs state only 1 x 1 placeholders (Phase One's IIQ keeps its size in
     /// its own directory): no size, rather than 1 x 1.
     @Test func placeholderSizesAreNoSize() throws {

@@ -165,10 +165,23 @@ extension TIFF {
             // Panasonic's IFD0 bounds the image by the sensor's borders (no ImageWidth). IFDs
             // that state only images one pixel wide or high are placeholders (a Phase One IIQ's
             // 1 x 1: its size is in its own directory, not read): no size rather than a wrong one.
+            var canon: (width: Int, height: Int)?
+            if type == .cr2 {
+                switch canonSensorArea(v, ifd0: ifd0, layout) {
+                case .found(let w, let h): canon = (w, h)
+                case .needs(let r): return .needRange(r, partial: p)
+                case .absent: break
+                }
+            }
             if [.rw2, .rwl, .panasonicRaw].contains(type), let top = first.top, let left = first.left, let bottom = first.bottom,
                let right = first.right, right > left, bottom > top {
                 p.width = right - left
                 p.height = bottom - top
+            } else if let canon {
+                // A CR2's IFD0 may be a reduced preview (1536 x 1024 in a 350D's): the image is
+                // the sensor area its maker note bounds, as exiftool's ImageSize says.
+                p.width = canon.width
+                p.height = canon.height
             } else if let largest = candidates.max(by: { pixels($0) < pixels($1) }), let w = largest.width, let h = largest.height, w > 1, h > 1 {
                 p.width = w
                 p.height = h
@@ -189,6 +202,35 @@ extension TIFF {
             return .done(p)
         }
         return .walk(.tiffPages(layout, ifd0: ifd0, next: first.next, firstBytes: input.reach.prefixCap), partial: p)
+    }
+
+    enum AreaRead { case found(Int, Int), needs(Range<Int>), absent }
+
+    /// A Canon CR2's image area: IFD0's EXIF directory (tag 34665), its MakerNote (37500), a
+    /// directory whose SensorInfo (0x00E0, SHORTs) gives the left, top, right and bottom borders
+    /// as its words 5 to 8 (inclusive): exiftool's ImageSize. Absent when any step is missing.
+    static func canonSensorArea(_ v: ByteView, ifd0: Int, _ l: TIFFLayout) -> AreaRead {
+        func directory(_ at: Int) -> (IFD?, Range<Int>?) {
+            switch IFD.read(v, at: at, l) {
+            case .ok(let d): return (d, nil)
+            case .needs(let r): return (nil, r)
+            case .bad: return (nil, nil)
+            }
+        }
+        let (first, needFirst) = directory(ifd0)
+        if let needFirst { return .needs(needFirst) }
+        guard let first, let exifAt = first.entry(v, tag: 34665)?.integer(v, l) else { return .absent }
+        let (exif, needExif) = directory(exifAt)
+        if let needExif { return .needs(needExif) }
+        guard let exif, let note = exif.entry(v, tag: 37500), !note.inline else { return .absent }
+        let (maker, needMaker) = directory(note.valueAt)
+        if let needMaker { return .needs(needMaker) }
+        guard let maker, let info = maker.entry(v, tag: 0x00E0), info.type == 3, info.count >= 9 else { return .absent }
+        guard v.has(info.valueAt, 18) else { return .needs(info.valueAt..<(info.valueAt + 18)) }
+        guard let left = info.integer(v, l, at: 5), let top = info.integer(v, l, at: 6),
+              let right = info.integer(v, l, at: 7), let bottom = info.integer(v, l, at: 8),
+              right > left, bottom > top else { return .absent }
+        return .found(right - left + 1, bottom - top + 1)
     }
 
     enum PageRead { case ok(isPage: Bool, next: Int), needs(Range<Int>), bad }
