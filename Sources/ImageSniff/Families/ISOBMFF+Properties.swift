@@ -50,14 +50,8 @@ extension ISOBMFF {
     static func furthestChunk(_ v: ByteView, moov: Int, end: Int) -> Int? {
         var furthest: Int?
         for trak in children(v, from: moov + 8, to: end) where trak.type == fourCC("trak") {
-            var range = (trak.start + 8, trak.end)
-            var found = true
-            for container in ["mdia", "minf", "stbl"] as [StaticString] {
-                guard let box = children(v, from: range.0, to: range.1).first(where: { $0.type == fourCC(container) }) else { found = false; break }
-                range = (box.start + 8, box.end)
-            }
-            guard found else { continue }
-            for box in children(v, from: range.0, to: range.1) where box.type == fourCC("stco") || box.type == fourCC("co64") {
+            guard let table = sampleTable(v, trak: trak.start, end: trak.end) else { continue }
+            for box in children(v, from: table.start, to: table.end) where box.type == fourCC("stco") || box.type == fourCC("co64") {
                 let wide = box.type == fourCC("co64")
                 guard let count = v.u32be(box.start + 12) else { continue }
                 let size = wide ? 8 : 4
@@ -348,15 +342,23 @@ extension ISOBMFF {
 
     /// The sample count of the first track's `stsz` (or `stz2`): moov → trak → mdia → minf → stbl.
     private static func sampleCount(_ v: ByteView, moov: Int, end: Int) -> Int? {
-        var range = (moov + 8, end)
-        for container in ["trak", "mdia", "minf", "stbl"] as [StaticString] {
-            guard let box = children(v, from: range.0, to: range.1).first(where: { $0.type == fourCC(container) }) else { return nil }
-            range = (box.start + 8, box.end)
-        }
-        for box in children(v, from: range.0, to: range.1) where box.type == fourCC("stsz") || box.type == fourCC("stz2") {
+        guard let trak = children(v, from: moov + 8, to: end).first(where: { $0.type == fourCC("trak") }),
+              let table = sampleTable(v, trak: trak.start, end: trak.end) else { return nil }
+        for box in children(v, from: table.start, to: table.end) where box.type == fourCC("stsz") || box.type == fourCC("stz2") {
             return v.u32be(box.start + 16).map(Int.init)
         }
         return nil
+    }
+
+    /// The payload of a track's sample table (`trak` > `mdia` > `minf` > `stbl`), or nil when
+    /// a box on the way is missing.
+    private static func sampleTable(_ v: ByteView, trak: Int, end: Int) -> (start: Int, end: Int)? {
+        var range = (start: trak + 8, end: end)
+        for container in ["mdia", "minf", "stbl"] as [StaticString] {
+            guard let box = children(v, from: range.start, to: range.end).first(where: { $0.type == fourCC(container) }) else { return nil }
+            range = (box.start + 8, box.end)
+        }
+        return range
     }
 }
 

@@ -71,6 +71,8 @@ extension TIFF {
         /// A Panasonic RW2's IFD0: the sensor's top, left, bottom and right borders (tags 4-7),
         /// which bound the image (its IFD0 has no ImageWidth).
         var top: Int?, left: Int?, bottom: Int?, right: Int?
+        /// Where the EXIF directory is (tag 34665).
+        var exif: Int?
         var next = 0
     }
 
@@ -115,6 +117,7 @@ extension TIFF {
             case 277: keepFirst(&d.samples)
             case 338: keepFirst(&d.extraSamples)
             case 34675: d.hasICC = true
+            case 34665: keepFirst(&d.exif)
             case 4: d.top = first()
             case 5: d.left = first()
             case 6: d.bottom = first()
@@ -166,8 +169,8 @@ extension TIFF {
             // that state only images one pixel wide or high are placeholders (a Phase One IIQ's
             // 1 x 1: its size is in its own directory, not read): no size rather than a wrong one.
             var canon: (width: Int, height: Int)?
-            if type == .cr2 {
-                switch canonSensorArea(v, ifd0: ifd0, layout) {
+            if type == .cr2, let exif = first.exif {
+                switch canonSensorArea(v, exif: exif, layout) {
                 case .found(let w, let h): canon = (w, h)
                 case .needs(let r): return .needRange(r, partial: p)
                 case .absent: break
@@ -206,10 +209,11 @@ extension TIFF {
 
     enum AreaRead { case found(Int, Int), needs(Range<Int>), absent }
 
-    /// A Canon CR2's image area: IFD0's EXIF directory (tag 34665), its MakerNote (37500), a
-    /// directory whose SensorInfo (0x00E0, SHORTs) gives the left, top, right and bottom borders
-    /// as its words 5 to 8 (inclusive): exiftool's ImageSize. Absent when any step is missing.
-    static func canonSensorArea(_ v: ByteView, ifd0: Int, _ l: TIFFLayout) -> AreaRead {
+    /// A Canon CR2's image area, from IFD0's EXIF directory (at `exif`): its MakerNote (37500),
+    /// a directory whose SensorInfo (0x00E0, SHORTs) gives the left, top, right and bottom
+    /// borders as its words 5 to 8 (inclusive): exiftool's ImageSize. Absent when any step is
+    /// missing.
+    static func canonSensorArea(_ v: ByteView, exif exifAt: Int, _ l: TIFFLayout) -> AreaRead {
         func directory(_ at: Int) -> (IFD?, Range<Int>?) {
             switch IFD.read(v, at: at, l) {
             case .ok(let d): return (d, nil)
@@ -217,9 +221,6 @@ extension TIFF {
             case .bad: return (nil, nil)
             }
         }
-        let (first, needFirst) = directory(ifd0)
-        if let needFirst { return .needs(needFirst) }
-        guard let first, let exifAt = first.entry(v, tag: 34665)?.integer(v, l) else { return .absent }
         let (exif, needExif) = directory(exifAt)
         if let needExif { return .needs(needExif) }
         guard let exif, let note = exif.entry(v, tag: 37500), !note.inline else { return .absent }
