@@ -42,7 +42,7 @@ enum Budget {
     /// IFDs one TIFF walk visits (IFD0 and SubIFDs), and SubIFDs followed from IFD0.
     static let tiffIFDs = 16
     static let tiffSubIFDs = 8
-    /// IFDs (pages) whose strips a TIFF completeness check follows.
+    /// IFDs (pages, SubIFDs, EXIF and GPS IFDs) a TIFF completeness check follows.
     static let verifiedIFDs = 1024
     /// Bytes of a TIFF ASCII value (Make, Model, Software) compared.
     static let tiffString = 64

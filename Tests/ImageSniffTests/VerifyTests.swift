@@ -9,9 +9,15 @@ import TestSupport
 @Suite("Whole-file completeness")
 struct VerifyTests {
     /// The formats with a whole-file check.
-    static let checked: Set<ImageType> = [.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff,
+    static let checked: Set<ImageType> = Set<ImageType>([.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff,
                                           .bmp, .qoi, .farbfeld, .pbm, .pgm, .ppm, .pam, .pfm, .phm,
-                                          .mpeg4, .mpeg4Audio, .quickTime, .threeGPP]
+                                          .mpeg4, .mpeg4Audio, .quickTime, .threeGPP])
+                                          .union(tiffRaws)
+
+    /// The camera raws checked as TIFFs: their IFDs, SubIFDs (a NEF's or DNG's raw image), JPEG
+    /// thumbnails (a CR2's IFD1) and EXIF IFDs, whatever the header's identifier (ORF, RW2).
+    static let tiffRaws: Set<ImageType> = [.dng, .dxoRaw, .cr2, .nef, .nrw, .arw, .sr2, .srf, .pef, .srw, .threeFR, .fff,
+                                           .erf, .kodakRaw, .mos, .mef, .iiq, .sonyAXR, .leicaRaw, .orf, .rw2, .rwl, .panasonicRaw]
 
     static let entries = Manifest.entries.filter { entry in
         guard let type = ImageType(entry.identifier), checked.contains(type) else { return false }
@@ -72,6 +78,15 @@ struct VerifyTests {
         let verified = ImageSniffer.inspect(cut, budget: .verifying).detection
         #expect(verified.completeness == .truncated, "\(entry.file) cut by a tenth: \(verified) (without checks: \(plain))")
         #expect(verified.type == plain.type, "checks change the completeness only")
+    }
+
+    /// A raw cut by a tenth is truncated from a file and from streams (of known length or not)
+    /// as it is in memory: the SubIFDs and EXIF IFDs are asked for as a stream comes to them.
+    @Test(arguments: entries.filter { tiffRaws.contains(ImageType($0.identifier)!) })
+    func rawsCutAgree(_ entry: ManifestEntry) throws {
+        let data = try entry.bytes()
+        Self.recordDisagreements(Array(data.prefix(data.count - max(1, data.count / 10))), entry.file,
+                                 chunks: [7, 1460], lengthKnown: [false, true])
     }
 }
 

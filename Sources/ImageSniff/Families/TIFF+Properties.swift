@@ -12,16 +12,22 @@ extension TIFF {
         Verifier(tiffTypes, check: verify),
     ]
 
-    /// Whole: every IFD of the chain (the pages) lies within the data, and so do its values and
-    /// the strips (or tiles) its offsets and byte counts say. Unknown when an IFD states no such table, or
-    /// one larger than 1 MiB, or the chain is longer than `Budget.verifiedIFDs`. The chain and its
-    /// tables are read before the data's length is looked at, so that a stream asks for them as
-    /// they come rather than at its end (when they have passed).
+    /// Whole: every IFD lies within the data, and so do its values and the image data it points
+    /// to: strips or tiles (offsets and byte counts), or a JPEG (`JPEGInterchangeFormat` and its
+    /// length). The IFDs are the chain (the pages) and the SubIFDs each IFD lists, nested: a DNG, a
+    /// NEF or an ARW keeps its raw image in a SubIFD behind a small thumbnail in IFD0, and a
+    /// pyramid TIFF its lower resolutions. The EXIF and GPS IFDs are read for their values (a
+    /// camera's maker note), and passed over when they are not IFDs. An IFD that points to no
+    /// image data is passed over; unknown when none does, or a table is larger than 1 MiB, or
+    /// there are more than `Budget.verifiedIFDs` IFDs. The IFDs are read lowest offset first, and
+    /// their tables before the data's length is looked at, so that a stream asks for them as they
+    /// come rather than at its end (when they have passed).
     static func verify(_ input: Input, _ type: ImageType, _ walked: FrameWalk.Progress?) -> VerifyStep {
         let v = input.view
-        guard let (layout, ifd0) = TIFFLayout.header(v, at: 0) else { return .unknown }
-        var end = 0  // the end of the last byte the chain points to
-        // What is known once the chain can be followed no further: cut if it points past the end.
+        // Any identifier: an ORF's or an RW2's IFDs are a TIFF's.
+        guard let (layout, ifd0) = TIFFLayout.header(v, at: 0, anyIdentifier: true) else { return .unknown }
+        var end = 0  // the end of the last byte the IFDs point to
+        // What is known once the IFDs can be followed no further: cut if they point past the end.
         func stop(_ otherwise: VerifyStep) -> VerifyStep { end > input.totalLength ? .truncated : otherwise }
         // Bytes wanted further: unless what was read already points past a known end.
         func need(_ r: Range<Int>) -> VerifyStep {
@@ -29,38 +35,60 @@ extension TIFF {
             return .needRange(r)
         }
         var seen: Set<Int> = []
-        var next = ifd0
-        while next != 0 {
-            guard seen.insert(next).inserted else { break }  // a loop: what it covers was checked
+        // The IFDs still to read, and whether each holds metadata only (EXIF, GPS).
+        var pending: [(at: Int, metadata: Bool)] = [(ifd0, false)]
+        var locatesData = false  // whether an IFD said where image data lie
+        while let next = pending.min(by: { $0.at < $1.at }) {
+            pending.removeAll { $0.at == next.at }
+            let at = next.at
+            guard at != 0, seen.insert(at).inserted else { continue }  // a loop: what it covers was checked
             guard seen.count <= Budget.verifiedIFDs else { return stop(.unknown) }
             let ifd: IFD
-            switch IFD.read(v, at: next, layout) {
+            switch IFD.read(v, at: at, layout) {
             case .ok(let read): ifd = read
             case .needs(let r): return need(r)
-            case .bad: return stop(.unknown)
+            case .bad:
+                if next.metadata { continue }
+                return stop(.unknown)
             }
-            var offsets: IFDEntry?, counts: IFDEntry?
+            var offsets: IFDEntry?, counts: IFDEntry?, jpeg: IFDEntry?, jpegLength: IFDEntry?, subIFDs: IFDEntry?
             for i in 0..<ifd.count {
                 guard let e = ifd.entry(v, i) else { return stop(.unknown) }
                 if !e.inline { end = max(end, e.valueAt + e.byteCount) }
                 switch e.tag {
+                case 34665, 34853:
+                    if let o = e.integer(v, layout), o != 0 { pending.append((o + layout.base, true)) }
                 case 273, 324: offsets = e
                 case 279, 325: counts = e
+                case 513: jpeg = e
+                case 514: jpegLength = e
+                case 330: subIFDs = e
                 default: break
                 }
             }
-            guard let offsets, let counts, offsets.count == counts.count, offsets.count > 0 else { return stop(.unknown) }
-            for e in [offsets, counts] where !e.inline && !v.has(e.valueRange) {
+            for e in [offsets, counts, subIFDs].compactMap({ $0 }) where !e.inline && !v.has(e.valueRange) {
                 return e.byteCount <= 1 << 20 ? need(e.valueRange) : stop(.unknown)
             }
-            for i in 0..<offsets.count {
-                guard let o = offsets.integer(v, layout, at: i), let c = counts.integer(v, layout, at: i) else { return stop(.unknown) }
-                end = max(end, o + c)
+            if let offsets, let counts {
+                guard offsets.count == counts.count, offsets.count > 0 else { return stop(.unknown) }
+                for i in 0..<offsets.count {
+                    guard let o = offsets.integer(v, layout, at: i), let c = counts.integer(v, layout, at: i) else { return stop(.unknown) }
+                    end = max(end, o + layout.base + c)
+                }
+                locatesData = true
+            } else if let jpeg, let jpegLength, let o = jpeg.integer(v, layout), let c = jpegLength.integer(v, layout), c > 0 {
+                end = max(end, o + layout.base + c)
+                locatesData = true
+            }
+            if let subIFDs {
+                for k in 0..<min(subIFDs.count, Budget.verifiedIFDs) {
+                    if let o = subIFDs.integer(v, layout, at: k), o != 0 { pending.append((o + layout.base, false)) }
+                }
             }
             guard v.has(ifd.nextField) else { return need(ifd.nextField) }
-            next = ifd.next(v) ?? 0
+            if let following = ifd.next(v), following != 0 { pending.append((following, next.metadata)) }
         }
-        return stop(.complete)
+        return stop(locatesData ? .complete : .unknown)
     }
 
     /// One IFD's entries, as far as properties need them.
