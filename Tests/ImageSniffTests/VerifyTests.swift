@@ -11,7 +11,7 @@ struct VerifyTests {
     /// The formats with a whole-file check.
     static let checked: Set<ImageType> = Set<ImageType>([.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff,
                                           .bmp, .qoi, .farbfeld, .pbm, .pgm, .ppm, .pam, .pfm, .phm,
-                                          .mpeg4, .mpeg4Audio, .quickTime, .threeGPP])
+                                          .mpeg4, .mpeg4Audio, .quickTime, .threeGPP, .ico, .cur, .psd, .psb])
                                           .union(tiffRaws)
 
     /// The camera raws checked as TIFFs: their IFDs, SubIFDs (a NEF's or DNG's raw image), JPEG
@@ -80,10 +80,11 @@ struct VerifyTests {
         #expect(verified.type == plain.type, "checks change the completeness only")
     }
 
-    /// A raw cut by a tenth is truncated from a file and from streams (of known length or not)
-    /// as it is in memory: the SubIFDs and EXIF IFDs are asked for as a stream comes to them.
-    @Test(arguments: entries.filter { tiffRaws.contains(ImageType($0.identifier)!) })
-    func rawsCutAgree(_ entry: ManifestEntry) throws {
+    /// A raw, an icon or a Photoshop image cut by a tenth is truncated from a file and from streams
+    /// (of known length or not) as it is in memory: a raw's SubIFDs and EXIF IFDs, an icon's
+    /// directory and a PSD's sections and row counts are asked for as a stream comes to them.
+    @Test(arguments: entries.filter { tiffRaws.union([.ico, .cur, .psd, .psb]).contains(ImageType($0.identifier)!) })
+    func cutAgrees(_ entry: ManifestEntry) throws {
         let data = try entry.bytes()
         Self.recordDisagreements(Array(data.prefix(data.count - max(1, data.count / 10))), entry.file,
                                  chunks: [7, 1460], lengthKnown: [false, true])

@@ -217,7 +217,24 @@ enum Bitmaps: FormatFamily {
 extension Bitmaps {
     /// Whole: a BMP's pixels end within the data (where its file header says they start: rows
     /// padded to 4 bytes, but for the last; compressed, the image size its header states).
-    static let verifiers = [Verifier([.bmp]) { input, _, _ in bmpStep(input) }]
+    static let verifiers = [
+        Verifier([.bmp]) { input, _, _ in bmpStep(input) },
+        Verifier([.ico, .cur]) { input, _, _ in iconStep(input) },
+    ]
+
+    /// ICO and CUR: every image the directory lists (its offset and size) ends within the data.
+    static func iconStep(_ input: Input) -> VerifyStep {
+        let v = input.view
+        guard let count = v.u16le(4), count >= 1 else { return .unknown }
+        let directory = 6..<(6 + 16 * Int(count))
+        guard v.has(directory) else { return .needRange(directory) }
+        var end = 0
+        for i in 0..<Int(count) {
+            guard let size = v.u32le(6 + 16 * i + 8), let offset = v.u32le(6 + 16 * i + 12) else { return .unknown }
+            end = max(end, Int(offset) + Int(size))
+        }
+        return end <= input.totalLength ? .complete : .truncated
+    }
 
     static func bmpStep(_ input: Input) -> VerifyStep {
         let v = input.view

@@ -97,6 +97,53 @@ enum Editors: FormatFamily {
     }
 }
 
+// MARK: - Whole-file check
+
+extension Editors {
+    static let verifiers = [Verifier([.psd, .psb]) { input, type, _ in psdStep(input, type) }]
+
+    /// PSD and PSB: the colour mode data, image resources and layer sections (each a length, then
+    /// its bytes) lie within the data, and so does the merged image after them: raw (channels x
+    /// rows x row bytes), or run-length (a byte count for each row of each channel, then the rows:
+    /// the counts are read and added up). A deflated image has no stated size: whole once its
+    /// compression field is within the data.
+    static func psdStep(_ input: Input, _ type: ImageType) -> VerifyStep {
+        let v = input.view
+        guard let channels = v.u16be(12), let height = v.u32be(14), let width = v.u32be(18),
+              let depth = v.u16be(22) else { return .unknown }
+        let large = type == .psb  // PSB: the layer section's length and the row counts are twice as wide
+        var at = 26
+        // The three sections, each after the last.
+        for wide in [false, false, large] {
+            let field = at..<(at + (wide ? 8 : 4))
+            guard v.has(field) else { return .needRange(field) }  // past the end: truncated
+            let length = wide ? v.u64(at, bigEndian: true).map(clampOffset) : v.u32be(at).map(Int.init)
+            at = field.upperBound + (length ?? 0)
+        }
+        let compressionField = at..<(at + 2)
+        guard v.has(compressionField) else { return .needRange(compressionField) }
+        let rows = Int(channels) * Int(height), rowBytes = (Int(width) * Int(depth) + 7) / 8
+        switch v.u16be(at) {
+        case 0:
+            return Verifier.fits(at + 2, rows, rowBytes, in: input.totalLength)
+        case 1:
+            let countSize = large ? 4 : 2
+            guard case .complete = Verifier.fits(at + 2, rows, countSize, in: input.totalLength) else { return .truncated }
+            let table = (at + 2)..<(at + 2 + rows * countSize)
+            guard table.count <= 1 << 22 else { return .unknown }
+            guard v.has(table) else { return .needRange(table) }
+            var end = table.upperBound
+            for row in 0..<rows {
+                let o = table.lowerBound + row * countSize
+                end += large ? Int(v.u32be(o)!) : Int(v.u16be(o)!)
+            }
+            return end <= input.totalLength ? .complete : .truncated
+        default:
+            return .complete
+        }
+    }
+}
+
 // MARK: - Properties
 
 extension Editors {
