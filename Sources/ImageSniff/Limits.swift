@@ -44,6 +44,8 @@ enum Budget {
     static let tiffSubIFDs = 8
     /// IFDs (pages, SubIFDs, EXIF and GPS IFDs) a TIFF completeness check follows.
     static let verifiedIFDs = 1024
+    /// Marker segments and tile-parts a JPEG 2000 codestream's completeness check follows.
+    static let codestreamMarkers = 4096
     /// Bytes of a TIFF ASCII value (Make, Model, Software) compared.
     static let tiffString = 64
     /// The most directory entries an ICO or CUR file may declare.

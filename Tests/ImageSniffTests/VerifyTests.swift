@@ -11,7 +11,7 @@ struct VerifyTests {
     /// The formats with a whole-file check.
     static let checked: Set<ImageType> = Set<ImageType>([.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff,
                                           .bmp, .qoi, .farbfeld, .pbm, .pgm, .ppm, .pam, .pfm, .phm,
-                                          .mpeg4, .mpeg4Audio, .quickTime, .threeGPP, .ico, .cur, .psd, .psb])
+                                          .mpeg4, .mpeg4Audio, .quickTime, .threeGPP, .ico, .cur, .psd, .psb, .jpeg2000])
                                           .union(tiffRaws)
 
     /// The camera raws checked as TIFFs: their IFDs, SubIFDs (a NEF's or DNG's raw image), JPEG
@@ -80,10 +80,11 @@ struct VerifyTests {
         #expect(verified.type == plain.type, "checks change the completeness only")
     }
 
-    /// A raw, an icon or a Photoshop image cut by a tenth is truncated from a file and from streams
-    /// (of known length or not) as it is in memory: a raw's SubIFDs and EXIF IFDs, an icon's
-    /// directory and a PSD's sections and row counts are asked for as a stream comes to them.
-    @Test(arguments: entries.filter { tiffRaws.union([.ico, .cur, .psd, .psb]).contains(ImageType($0.identifier)!) })
+    /// A raw, an icon, a Photoshop image or a JPEG 2000 cut by a tenth is truncated from a file and
+    /// from streams (of known length or not) as it is in memory: a raw's SubIFDs and EXIF IFDs, an
+    /// icon's directory, a PSD's sections and row counts and a codestream's tile-parts are asked
+    /// for as a stream comes to them.
+    @Test(arguments: entries.filter { tiffRaws.union([.ico, .cur, .psd, .psb, .jpeg2000]).contains(ImageType($0.identifier)!) })
     func cutAgrees(_ entry: ManifestEntry) throws {
         let data = try entry.bytes()
         Self.recordDisagreements(Array(data.prefix(data.count - max(1, data.count / 10))), entry.file,
@@ -520,6 +521,40 @@ struct FarJPEGTests {
             let detection = ImageSniffer.inspect(data, budget: .verifying).detection
             #expect(detection.type == .jpeg && detection.completeness == .truncated, "cut at \(cut): \(detection)")
             VerifyTests.recordDisagreements(data, "cut at \(cut)", chunks: [1460, 65536], lengthKnown: [false, true], properties: true)
+        }
+    }
+}
+
+/// JPEG 2000 codestreams are followed tile-part by tile-part to EOC: bytes after EOC are a
+/// trailer, and a JP2 whose `jp2c` box runs to the end (size 0) is whole when EOC ends it.
+@Suite("Whole-file completeness of JPEG 2000")
+struct JPEG2000VerifyTests {
+    static func image(_ file: String) throws -> [UInt8] {
+        try #require(Manifest.entries.first { $0.file == file }).bytes()
+    }
+
+    @Test(arguments: ["jpeg2000/j2k-openjpeg", "jpeg2000/htj2k-openjph", "jpeg2000/j2k-pillow"])
+    func trailerAfterEOC(_ file: String) throws {
+        let j2k = try Self.image(file)
+        let trailed = j2k + [UInt8](repeating: 0x41, count: 100)
+        #expect(ImageSniffer.inspect(trailed, budget: .verifying).detection.completeness == .complete, "\(file) with a trailer")
+        VerifyTests.recordDisagreements(trailed, "\(file) with a trailer", chunks: [7, 1460], lengthKnown: [false, true])
+        // Cut inside its last tile-part, with the same trailer length after: the tile-part runs on.
+        let cut = Array(j2k.prefix(j2k.count - 20)) + [UInt8](repeating: 0x41, count: 10)
+        #expect(ImageSniffer.inspect(cut, budget: .verifying).detection.completeness == .truncated, "\(file) cut")
+        VerifyTests.recordDisagreements(cut, "\(file) cut", chunks: [7, 1460], lengthKnown: [false, true])
+    }
+
+    @Test func codestreamBoxToTheEnd() throws {
+        var jp2 = try Self.image("jpeg2000/jp2-openjpeg")
+        let jp2c = try #require((0..<(jp2.count - 8)).first { jp2[$0 + 4..<$0 + 8].elementsEqual("jp2c".utf8) })
+        #expect(Array(jp2[jp2c..<jp2c + 4]) != [0, 0, 0, 0], "the test image states its codestream box's size")
+        jp2.replaceSubrange(jp2c..<jp2c + 4, with: [0, 0, 0, 0])
+        #expect(ImageSniffer.inspect(jp2, budget: .verifying).detection.completeness == .complete)
+        for cut in [1, 50] {
+            let short = Array(jp2.prefix(jp2.count - cut))
+            #expect(ImageSniffer.inspect(short, budget: .verifying).detection.completeness == .truncated, "cut by \(cut)")
+            VerifyTests.recordDisagreements(short, "cut by \(cut)", chunks: [7, 1460], lengthKnown: [false, true])
         }
     }
 }

@@ -38,6 +38,73 @@ enum JPEG2000: FormatFamily {
     }
 }
 
+// MARK: - Whole-file check
+
+extension JPEG2000 {
+    /// Whole: a raw codestream's tile-parts run to its end marker (EOC, `FF D9`); a JP2's
+    /// top-level boxes end where the data does, and a `jp2c` box that runs to the end (size 0)
+    /// ends with EOC.
+    static let verifiers = [
+        Verifier([.jpeg2000], walk: { v in v.equals(0xFF4F_FF51, length: 4) ? nil : FrameWalk(.boxes, at: 0) }) { input, _, walked in
+            let v = input.view
+            if v.equals(0xFF4F_FF51, length: 4) { return codestreamStep(input) }
+            guard let walked else { return .needWalk }
+            let step = Verifier.step(for: walked)
+            guard step == .complete, let length = input.knownLength else { return step }
+            var boxes = Boxes(v, from: 0, to: length)
+            while let box = boxes.next() {
+                if box.type == fourCC("jp2c") && v.u32be(box.start) == 0 { return endsWithEOC(input) }
+            }
+            if let wanted = boxes.needs { return .needRange(wanted.clamped(to: 0..<length)) }
+            return .complete
+        },
+    ]
+
+    /// Whether the data's last two bytes are EOC.
+    static func endsWithEOC(_ input: Input) -> VerifyStep {
+        let length = input.totalLength
+        guard length >= 2 else { return .truncated }
+        let last = (length - 2)..<length
+        guard input.view.has(last) else { return .needRange(last) }
+        return input.view.u16be(length - 2) == 0xFFD9 ? .complete : .truncated
+    }
+
+    /// A raw codestream (ISO/IEC 15444-1, Annex A): the main header's marker segments (each a
+    /// marker and a length) to the first SOT, then each tile-part as long as its SOT says (Psot),
+    /// to EOC; what follows EOC is a trailer. A tile-part of length 0 runs to EOC, which must then
+    /// end the data. The markers are asked for in order before the data's length is looked at, so
+    /// that a stream keeps them as they pass. Unknown at a marker that is not one (damage) or past
+    /// `Budget.codestreamMarkers` markers.
+    static func codestreamStep(_ input: Input) -> VerifyStep {
+        let v = input.view
+        var at = 2  // after SOC
+        for _ in 0..<Budget.codestreamMarkers {
+            guard v.has(at..<(at + 2)) else { return .needRange(at..<(at + 2)) }  // past the end: truncated
+            let marker = v.u16be(at)!
+            if marker == 0xFFD9 { return .complete }
+            guard marker >= 0xFF30 else { return .unknown }
+            // Markers 0xFF30-0xFF3F stand alone (no length).
+            if marker <= 0xFF3F { at += 2; continue }
+            let field = (at + 2)..<(at + 4)
+            guard v.has(field) else { return .needRange(field) }
+            let length = Int(v.u16be(at + 2)!)
+            guard length >= 2 else { return .unknown }
+            if marker == 0xFF90 {  // SOT: Psot, the tile-part's length from the SOT marker on
+                let psotField = (at + 6)..<(at + 10)
+                guard length >= 10 else { return .unknown }
+                guard v.has(psotField) else { return .needRange(psotField) }
+                let psot = Int(v.u32be(at + 6)!)
+                if psot == 0 { return endsWithEOC(input) }
+                guard psot >= 14 else { return .unknown }
+                at += psot
+            } else {
+                at += 2 + length
+            }
+        }
+        return .unknown
+    }
+}
+
 // MARK: - Properties
 
 extension JPEG2000 {
