@@ -558,3 +558,62 @@ struct JPEG2000VerifyTests {
         }
     }
 }
+
+/// What a TIFF's EXIF and GPS directories may and may not say about its completeness: they are
+/// read for their values, but the offset of the directory after them is garbage in many
+/// cameras' files, and Pillow copies a stale EXIF offset into the pixels when it saves a TIFF
+/// with another's tags.
+@Suite("Whole-file completeness of TIFFs with metadata directories")
+struct TIFFMetadataVerifyTests {
+    /// The spec-built PEF (an EXIF directory after IFD0), and where IFD0's EXIF entry keeps the
+    /// directory's offset.
+    static func pef() throws -> (bytes: [UInt8], exifField: Int, bigEndian: Bool) {
+        let pef = try #require(Manifest.entries.first { $0.file == "raw/pef" }).bytes()
+        let big = pef[0] == 0x4D
+        let ifd0 = read(pef, 4, 4, big)
+        let field = try #require((0..<read(pef, ifd0, 2, big)).map { ifd0 + 2 + 12 * $0 }.first { read(pef, $0, 2, big) == 34665 }) + 8
+        return (pef, field, big)
+    }
+
+    /// The `n`-byte number at `at`.
+    static func read(_ bytes: [UInt8], _ at: Int, _ n: Int, _ bigEndian: Bool) -> Int {
+        let b = bytes[at..<at + n]
+        return (bigEndian ? Array(b) : b.reversed()).reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    static func encoded(_ n: Int, bigEndian: Bool) -> [UInt8] {
+        let b = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: n >> $0) }
+        return bigEndian ? b : b.reversed()
+    }
+
+    static func completeness(_ bytes: [UInt8]) -> Detection.Completeness {
+        ImageSniffer.inspect(bytes, budget: .verifying).detection.completeness
+    }
+
+    @Test func garbageAfterTheEXIFDirectory() throws {
+        var (pef, field, big) = try Self.pef()
+        #expect(Self.completeness(pef) == .complete)
+        let exif = Self.read(pef, field, 4, big)
+        let next = exif + 2 + 12 * Self.read(pef, exif, 2, big)
+        pef.replaceSubrange(next..<next + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(Self.completeness(pef) == .complete, "the EXIF directory's next offset is not followed")
+        VerifyTests.recordDisagreements(pef, "garbage next offset", chunks: [7, 1460], lengthKnown: [false, true])
+    }
+
+    @Test func staleEXIFOffset() throws {
+        var (pef, field, big) = try Self.pef()
+        // Bytes that do not read as a directory (a count of 40 entries, then bytes of field
+        // type 0xFFFF) and run past the end: a stale offset, not a cut.
+        let stale = pef.count
+        pef += (big ? [0, 40] : [40, 0]) + [UInt8](repeating: 0xFF, count: 40)
+        pef.replaceSubrange(field..<field + 4, with: Self.encoded(stale, bigEndian: big))
+        #expect(Self.completeness(pef) == .complete)
+        VerifyTests.recordDisagreements(pef, "stale EXIF offset", chunks: [7, 1460], lengthKnown: [false, true])
+        // A directory of 5 entries whose first entry is there and the rest cut off: truncated.
+        pef.removeLast(42)
+        let entry: [UInt8] = big ? [0x82, 0x9A, 0, 3, 0, 0, 0, 1, 0, 1, 0, 0] : [0x9A, 0x82, 3, 0, 1, 0, 0, 0, 1, 0, 0, 0]
+        pef += (big ? [0, 5] : [5, 0]) + entry
+        #expect(Self.completeness(pef) == .truncated)
+        VerifyTests.recordDisagreements(pef, "cut EXIF directory", chunks: [7, 1460], lengthKnown: [false, true])
+    }
+}

@@ -17,7 +17,10 @@ extension TIFF {
     /// length). The IFDs are the chain (the pages) and the SubIFDs each IFD lists, nested: a DNG, a
     /// NEF or an ARW keeps its raw image in a SubIFD behind a small thumbnail in IFD0, and a
     /// pyramid TIFF its lower resolutions. The EXIF and GPS IFDs are read for their values (a
-    /// camera's maker note), and passed over when they are not IFDs. An IFD that points to no
+    /// camera's maker note), and passed over when they do not read as IFDs (an unknown field
+    /// type, tags out of order: Pillow copies a stale EXIF offset that points into the pixels).
+    /// Only the chain's IFDs are followed to their next IFD: cameras leave garbage in the next
+    /// offset of EXIF, GPS and SubIFDs (exiftool ignores it too). An IFD that points to no
     /// image data is passed over; unknown when none does, or a table is larger than 1 MiB, or
     /// there are more than `Budget.verifiedIFDs` IFDs. The IFDs are read lowest offset first, and
     /// their tables before the data's length is looked at, so that a stream asks for them as they
@@ -35,8 +38,9 @@ extension TIFF {
             return .needRange(r)
         }
         var seen: Set<Int> = []
-        // The IFDs still to read, and whether each holds metadata only (EXIF, GPS).
-        var pending: [(at: Int, metadata: Bool)] = [(ifd0, false)]
+        // The IFDs still to read: of the chain (the pages), SubIFDs, or metadata only (EXIF, GPS).
+        enum Kind { case chain, sub, metadata }
+        var pending: [(at: Int, kind: Kind)] = [(ifd0, .chain)]
         var locatesData = false  // whether an IFD said where image data lie
         while let next = pending.min(by: { $0.at < $1.at }) {
             pending.removeAll { $0.at == next.at }
@@ -46,18 +50,30 @@ extension TIFF {
             let ifd: IFD
             switch IFD.read(v, at: at, layout) {
             case .ok(let read): ifd = read
-            case .needs(let r): return need(r)
+            case .needs(let r):
+                // An EXIF or GPS directory that runs past the end: cut short if what there is of
+                // it reads as a directory; otherwise a stale offset into other bytes.
+                if next.kind == .metadata, let known = input.knownLength, r.upperBound > known {
+                    let held = at..<max(at, known)
+                    guard v.has(held) else { return .needRange(held) }
+                    let whole = (known - at - layout.countSize) / layout.entrySize
+                    guard whole > 0 else { return .truncated }
+                    if readsAsIFD(IFD(layout: layout, start: at, count: whole), v) { return .truncated }
+                    continue
+                }
+                return need(r)
             case .bad:
-                if next.metadata { continue }
+                if next.kind == .metadata { continue }
                 return stop(.unknown)
             }
+            if next.kind == .metadata && !readsAsIFD(ifd, v) { continue }
             var offsets: IFDEntry?, counts: IFDEntry?, jpeg: IFDEntry?, jpegLength: IFDEntry?, subIFDs: IFDEntry?
             for i in 0..<ifd.count {
                 guard let e = ifd.entry(v, i) else { return stop(.unknown) }
                 if !e.inline { end = max(end, e.valueAt + e.byteCount) }
                 switch e.tag {
                 case 34665, 34853:
-                    if let o = e.integer(v, layout), o != 0 { pending.append((o + layout.base, true)) }
+                    if let o = e.integer(v, layout), o != 0 { pending.append((o + layout.base, .metadata)) }
                 case 273, 324: offsets = e
                 case 279, 325: counts = e
                 case 513: jpeg = e
@@ -82,13 +98,25 @@ extension TIFF {
             }
             if let subIFDs {
                 for k in 0..<min(subIFDs.count, Budget.verifiedIFDs) {
-                    if let o = subIFDs.integer(v, layout, at: k), o != 0 { pending.append((o + layout.base, false)) }
+                    if let o = subIFDs.integer(v, layout, at: k), o != 0 { pending.append((o + layout.base, .sub)) }
                 }
             }
+            guard next.kind == .chain else { continue }
             guard v.has(ifd.nextField) else { return need(ifd.nextField) }
-            if let following = ifd.next(v), following != 0 { pending.append((following, next.metadata)) }
+            if let following = ifd.next(v), following != 0 { pending.append((following, .chain)) }
         }
         return stop(locatesData ? .complete : .unknown)
+    }
+
+    /// Whether a directory's entries read as one: every field type known, the tags in ascending
+    /// order (as TIFF requires). Bytes that are not a directory rarely pass both.
+    private static func readsAsIFD(_ ifd: IFD, _ v: ByteView) -> Bool {
+        var previous = -1
+        for i in 0..<ifd.count {
+            guard let e = ifd.entry(v, i), IFDEntry.size(ofType: e.type) > 0, Int(e.tag) > previous else { return false }
+            previous = Int(e.tag)
+        }
+        return true
     }
 
     /// One IFD's entries, as far as properties need them.
