@@ -46,7 +46,9 @@ extension TIFF {
             pending.removeAll { $0.at == next.at }
             let at = next.at
             guard at != 0, seen.insert(at).inserted else { continue }  // a loop: what it covers was checked
-            guard seen.count <= Budget.verifiedIFDs else { return stop(.unknown) }
+            // A bound on the work: directories read, and offsets waiting (each directory may list
+            // a thousand SubIFDs, each looked at for the lowest).
+            guard seen.count <= Budget.verifiedIFDs, pending.count <= Budget.verifiedIFDs else { return stop(.unknown) }
             let ifd: IFD
             switch IFD.read(v, at: at, layout) {
             case .ok(let read): ifd = read
