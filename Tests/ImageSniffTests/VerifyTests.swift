@@ -617,3 +617,47 @@ struct TIFFMetadataVerifyTests {
         VerifyTests.recordDisagreements(pef, "cut EXIF directory", chunks: [7, 1460], lengthKnown: [false, true])
     }
 }
+
+/// Checks whose bytes lie past what a stream keeps of its start (`Limits.maxPrefix`): they are
+/// asked for in order, so that a stream keeps them as they pass and answers as a file does.
+@Suite("Whole-file completeness past the first bytes")
+struct FarVerifyTests {
+    static func image(_ file: String) throws -> [UInt8] {
+        try #require(Manifest.entries.first { $0.file == file }).bytes()
+    }
+
+    /// A run-length PSD whose layers section holds 1 MiB more (zeros at its end): its row byte
+    /// counts lie past the first 512 KiB.
+    @Test func largePSD() throws {
+        var psd = try Self.image("psd/imagemagick")
+        func u32(_ at: Int) -> Int { psd[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        var at = 26
+        at += 4 + u32(at)  // colour mode data
+        at += 4 + u32(at)  // image resources
+        let layers = u32(at), pad = 1 << 20
+        psd.replaceSubrange(at..<at + 4, with: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: (layers + pad) >> $0) })
+        psd.insert(contentsOf: [UInt8](repeating: 0, count: pad), at: at + 4 + layers)
+        #expect(psd[at + 4 + layers + pad + 1] == 1, "run-length rows")
+        #expect(ImageSniffer.inspect(psd, budget: .verifying).detection.completeness == .complete)
+        for cut in [psd.count - 1, psd.count - 100, at + 4 + layers + pad + 3] {
+            let short = Array(psd.prefix(cut))
+            #expect(ImageSniffer.inspect(short, budget: .verifying).detection.completeness == .truncated, "cut at \(cut)")
+            VerifyTests.recordDisagreements(short, "cut at \(cut)", chunks: [1460, 65536], lengthKnown: [false, true])
+        }
+    }
+
+    /// A JP2 with 600 KiB of XML before a codestream box that runs to the end (its header past the
+    /// first 512 KiB): cut, it is truncated from a file and from streams alike.
+    @Test func jp2WithLargeMetadata() throws {
+        var jp2 = try Self.image("jpeg2000/jp2-openjpeg")
+        let jp2c = try #require((0..<(jp2.count - 8)).first { jp2[$0 + 4..<$0 + 8].elementsEqual("jp2c".utf8) })
+        jp2.replaceSubrange(jp2c..<jp2c + 4, with: [0, 0, 0, 0])
+        let xml = 600 * 1024
+        jp2.insert(contentsOf: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: xml >> $0) } + Array("xml ".utf8)
+                   + [UInt8](repeating: 0x20, count: xml - 8), at: jp2c)
+        #expect(ImageSniffer.inspect(jp2, budget: .verifying).detection.completeness == .complete)
+        let cut = Array(jp2.prefix(jp2.count - 10))
+        #expect(ImageSniffer.inspect(cut, budget: .verifying).detection.completeness == .truncated)
+        VerifyTests.recordDisagreements(cut, "cut", chunks: [1460, 65536], lengthKnown: [false, true])
+    }
+}

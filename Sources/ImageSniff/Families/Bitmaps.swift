@@ -225,7 +225,7 @@ extension Bitmaps {
     /// ICO and CUR: every image the directory lists (its offset and size) ends within the data.
     static func iconStep(_ input: Input) -> VerifyStep {
         let v = input.view
-        guard let count = v.u16le(4), count >= 1 else { return .unknown }
+        guard let count = v.u16le(4), count >= 1, count <= Budget.iconEntries else { return .unknown }
         let directory = 6..<(6 + 16 * Int(count))
         guard v.has(directory) else { return .needRange(directory) }
         var end = 0

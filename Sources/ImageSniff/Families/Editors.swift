@@ -139,8 +139,10 @@ extension Editors {
                 end += large ? Int(v.u32be(o)!) : Int(v.u16be(o)!)
             }
             return end <= input.totalLength ? .complete : .truncated
-        default:
+        case 2, 3:
             return .complete
+        default:
+            return .unknown  // not a compression Photoshop writes
         }
     }
 }

@@ -18,7 +18,8 @@ extension TIFF {
     /// NEF or an ARW keeps its raw image in a SubIFD behind a small thumbnail in IFD0, and a
     /// pyramid TIFF its lower resolutions. The EXIF and GPS IFDs are read for their values (a
     /// camera's maker note), and passed over when they do not read as IFDs (an unknown field
-    /// type, tags out of order: Pillow copies a stale EXIF offset that points into the pixels).
+    /// type; for one cut short, tags out of order: Pillow copies a stale EXIF offset that points
+    /// into the pixels).
     /// Only the chain's IFDs are followed to their next IFD: cameras leave garbage in the next
     /// offset of EXIF, GPS and SubIFDs (exiftool ignores it too). An IFD that points to no
     /// image data is passed over; unknown when none does, or a table is larger than 1 MiB, or
@@ -38,16 +39,21 @@ extension TIFF {
             return .needRange(r)
         }
         var seen: Set<Int> = []
-        // The IFDs still to read: of the chain (the pages), SubIFDs, or metadata only (EXIF, GPS).
-        enum Kind { case chain, sub, metadata }
-        var pending: [(at: Int, kind: Kind)] = [(ifd0, .chain)]
+        // The IFDs still to read, each once: of the chain (the pages), SubIFDs, or metadata only
+        // (EXIF, GPS); an offset named twice is read as the first of these it is.
+        enum Kind: Int { case chain, sub, metadata }
+        var pending: [Int: Kind] = [ifd0: .chain]
+        func wait(_ at: Int, _ kind: Kind) {
+            guard at != 0, !seen.contains(at) else { return }  // a loop: what it covers is checked
+            if let known = pending[at], known.rawValue <= kind.rawValue { return }
+            pending[at] = kind
+        }
         var locatesData = false  // whether an IFD said where image data lie
-        while let next = pending.min(by: { $0.at < $1.at }) {
-            pending.removeAll { $0.at == next.at }
-            let at = next.at
-            guard at != 0, seen.insert(at).inserted else { continue }  // a loop: what it covers was checked
-            // A bound on the work: directories read, and offsets waiting (each directory may list
-            // a thousand SubIFDs, each looked at for the lowest).
+        while let at = pending.keys.min() {
+            let kind = pending.removeValue(forKey: at)!
+            seen.insert(at)
+            // A bound on the work: directories read, and offsets waiting (each looked at for the
+            // lowest).
             guard seen.count <= Budget.verifiedIFDs, pending.count <= Budget.verifiedIFDs else { return stop(.unknown) }
             let ifd: IFD
             switch IFD.read(v, at: at, layout) {
@@ -55,27 +61,27 @@ extension TIFF {
             case .needs(let r):
                 // An EXIF or GPS directory that runs past the end: cut short if what there is of
                 // it reads as a directory; otherwise a stale offset into other bytes.
-                if next.kind == .metadata, let known = input.knownLength, r.upperBound > known {
+                if kind == .metadata, let known = input.knownLength, r.upperBound > known {
                     let held = at..<max(at, known)
                     guard v.has(held) else { return .needRange(held) }
                     let whole = (known - at - layout.countSize) / layout.entrySize
                     guard whole > 0 else { return .truncated }
-                    if readsAsIFD(IFD(layout: layout, start: at, count: whole), v) { return .truncated }
+                    if readsAsIFD(IFD(layout: layout, start: at, count: whole), v, sorted: true) { return .truncated }
                     continue
                 }
                 return need(r)
             case .bad:
-                if next.kind == .metadata { continue }
+                if kind == .metadata { continue }
                 return stop(.unknown)
             }
-            if next.kind == .metadata && !readsAsIFD(ifd, v) { continue }
+            if kind == .metadata && !readsAsIFD(ifd, v, sorted: false) { continue }
             var offsets: IFDEntry?, counts: IFDEntry?, jpeg: IFDEntry?, jpegLength: IFDEntry?, subIFDs: IFDEntry?
             for i in 0..<ifd.count {
                 guard let e = ifd.entry(v, i) else { return stop(.unknown) }
                 if !e.inline { end = max(end, e.valueAt + e.byteCount) }
                 switch e.tag {
                 case 34665, 34853:
-                    if let o = e.integer(v, layout), o != 0 { pending.append((o + layout.base, .metadata)) }
+                    if let o = e.integer(v, layout), o != 0 { wait(o + layout.base, .metadata) }
                 case 273, 324: offsets = e
                 case 279, 325: counts = e
                 case 513: jpeg = e
@@ -100,22 +106,23 @@ extension TIFF {
             }
             if let subIFDs {
                 for k in 0..<min(subIFDs.count, Budget.verifiedIFDs) {
-                    if let o = subIFDs.integer(v, layout, at: k), o != 0 { pending.append((o + layout.base, .sub)) }
+                    if let o = subIFDs.integer(v, layout, at: k), o != 0 { wait(o + layout.base, .sub) }
                 }
             }
-            guard next.kind == .chain else { continue }
+            guard kind == .chain else { continue }
             guard v.has(ifd.nextField) else { return need(ifd.nextField) }
-            if let following = ifd.next(v), following != 0 { pending.append((following, .chain)) }
+            if let following = ifd.next(v) { wait(following, .chain) }
         }
         return stop(locatesData ? .complete : .unknown)
     }
 
-    /// Whether a directory's entries read as one: every field type known, the tags in ascending
-    /// order (as TIFF requires). Bytes that are not a directory rarely pass both.
-    private static func readsAsIFD(_ ifd: IFD, _ v: ByteView) -> Bool {
+    /// Whether a directory's entries read as one: every field type known, and when `sorted`, the
+    /// tags in ascending order (as TIFF requires, and some cameras' EXIF directories do not).
+    /// Bytes that are not a directory rarely pass: a part of one (cut short) must pass both.
+    private static func readsAsIFD(_ ifd: IFD, _ v: ByteView, sorted: Bool) -> Bool {
         var previous = -1
         for i in 0..<ifd.count {
-            guard let e = ifd.entry(v, i), IFDEntry.size(ofType: e.type) > 0, Int(e.tag) > previous else { return false }
+            guard let e = ifd.entry(v, i), IFDEntry.size(ofType: e.type) > 0, !sorted || Int(e.tag) > previous else { return false }
             previous = Int(e.tag)
         }
         return true
