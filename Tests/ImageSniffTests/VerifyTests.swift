@@ -646,6 +646,23 @@ struct FarVerifyTests {
         }
     }
 
+    /// A run-length PSD built from the format's layout (3 channels of 1,000 rows of one pixel,
+    /// each row 2 bytes of PackBits) after 1 MiB of layers: its row byte counts (6,000 bytes) lie
+    /// past the first 512 KiB and do not fit the window that holds the compression field.
+    @Test func runLengthTableInTwoWindows() {
+        func be(_ x: Int, _ size: Int) -> [UInt8] { (0..<size).reversed().map { UInt8(truncatingIfNeeded: x >> (8 * $0)) } }
+        let rows = 3 * 1000, layers = 1 << 20
+        var psd = Array("8BPS".utf8) + be(1, 2) + [UInt8](repeating: 0, count: 6) + be(3, 2) + be(1000, 4) + be(1, 4) + be(8, 2) + be(3, 2)
+        psd += be(0, 4) + be(0, 4) + be(layers, 4) + [UInt8](repeating: 0, count: layers)
+        psd += be(1, 2) + (0..<rows).flatMap { _ in be(2, 2) } + (0..<rows).flatMap { _ in [0, 0x80] as [UInt8] }
+        let whole = ImageSniffer.inspect(psd, budget: .verifying).detection
+        #expect(whole.type == .psd && whole.completeness == .complete)
+        let cut = Array(psd.prefix(psd.count - 1000))
+        #expect(ImageSniffer.inspect(cut, budget: .verifying).detection.completeness == .truncated)
+        // From a file (its read plan's far windows), and from streams.
+        VerifyTests.recordDisagreements(cut, "cut in its rows", chunks: [1460, 65536], lengthKnown: [false, true])
+    }
+
     /// A JP2 with 600 KiB of XML before a codestream box that runs to the end (its header past the
     /// first 512 KiB): cut, it is truncated from a file and from streams alike.
     @Test func jp2WithLargeMetadata() throws {

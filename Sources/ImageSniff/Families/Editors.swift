@@ -120,30 +120,45 @@ extension Editors {
             let length = wide ? v.u64(at, bigEndian: true).map(clampOffset) : v.u32be(at).map(Int.init)
             at = field.upperBound + (length ?? 0)
         }
-        let compressionField = at..<(at + 2)
-        guard v.has(compressionField) else { return .needRange(compressionField) }
         let rows = Int(channels) * Int(height), rowBytes = (Int(width) * Int(depth) + 7) / 8
-        switch v.u16be(at) {
+        let countSize = large ? 4 : 2
+        // The compression field and the run-length table that may follow it, as far as the data
+        // goes, asked for from the first byte not held: a read plan fetches forward only, so
+        // the table is not asked for again after a window that holds its start. (The bytes may
+        // lie in two windows: they are read one by one.)
+        let tableBytes = rows * countSize <= 1 << 22 ? rows * countSize : 0
+        var wantedEnd = at + 2 + tableBytes
+        if let known = input.knownLength, known >= at + 2 { wantedEnd = min(wantedEnd, known) }
+        let gap = firstGap(v, from: at, to: wantedEnd)
+        guard gap == wantedEnd else { return .needRange(gap..<wantedEnd) }  // the field past the end: truncated
+        func number(_ o: Int, _ size: Int) -> Int { (0..<size).reduce(0) { $0 << 8 | Int(v.u8(o + $1)!) } }
+        switch number(at, 2) {
         case 0:
             return Verifier.fits(at + 2, rows, rowBytes, in: input.totalLength)
         case 1:
-            // The table is asked for before the data's length is looked at (a stream keeps it as
-            // it passes); one that runs past the end is truncated.
-            let countSize = large ? 4 : 2
-            guard rows * countSize <= 1 << 22 else { return .unknown }
-            let table = (at + 2)..<(at + 2 + rows * countSize)
-            guard v.has(table) else { return .needRange(table) }
+            guard tableBytes > 0 || rows == 0 else { return .unknown }
+            let table = (at + 2)..<(at + 2 + tableBytes)
+            guard wantedEnd == table.upperBound else { return .truncated }  // the data ends first
             var end = table.upperBound
-            for row in 0..<rows {
-                let o = table.lowerBound + row * countSize
-                end += large ? Int(v.u32be(o)!) : Int(v.u16be(o)!)
-            }
+            for row in 0..<rows { end += number(table.lowerBound + row * countSize, countSize) }
             return end <= input.totalLength ? .complete : .truncated
         case 2, 3:
             return .complete
         default:
             return .unknown  // not a compression Photoshop writes
         }
+    }
+
+    /// The first offset in `start..<end` whose byte `v` does not hold (`end` when it holds all).
+    private static func firstGap(_ v: ByteView, from start: Int, to end: Int) -> Int {
+        var o = start
+        while o < end {
+            let step = min(4096, end - o)
+            if v.has(o, step) { o += step; continue }
+            guard v.u8(o) != nil else { return o }
+            o += 1
+        }
+        return end
     }
 }
 
