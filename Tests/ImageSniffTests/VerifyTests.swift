@@ -545,6 +545,16 @@ struct JPEG2000VerifyTests {
         VerifyTests.recordDisagreements(cut, "\(file) cut", chunks: [7, 1460], lengthKnown: [false, true])
     }
 
+    /// A JP2 cut where its codestream box would begin has whole boxes, and no codestream.
+    @Test(arguments: ["jpeg2000/jp2-openjpeg", "jpeg2000/jp2-pillow", "jpeg2000/jph-brand"])
+    func cutBeforeTheCodestream(_ file: String) throws {
+        let jp2 = try Self.image(file)
+        let jp2c = try #require((0..<(jp2.count - 8)).first { jp2[$0 + 4..<$0 + 8].elementsEqual("jp2c".utf8) })
+        let cut = Array(jp2.prefix(jp2c))
+        #expect(ImageSniffer.inspect(cut, budget: .verifying).detection.completeness == .truncated, "\(file) cut at \(jp2c)")
+        VerifyTests.recordDisagreements(cut, "\(file) cut at \(jp2c)", chunks: [7, 1460], lengthKnown: [false, true])
+    }
+
     @Test func codestreamBoxToTheEnd() throws {
         var jp2 = try Self.image("jpeg2000/jp2-openjpeg")
         let jp2c = try #require((0..<(jp2.count - 8)).first { jp2[$0 + 4..<$0 + 8].elementsEqual("jp2c".utf8) })

@@ -42,8 +42,9 @@ enum JPEG2000: FormatFamily {
 
 extension JPEG2000 {
     /// Whole: a raw codestream's tile-parts run to its end marker (EOC, `FF D9`); a JP2's
-    /// top-level boxes end where the data does, and a `jp2c` box that runs to the end (size 0)
-    /// ends with EOC.
+    /// top-level boxes end where the data does, one of them is the `jp2c` box that holds the
+    /// codestream (brands `jp2 ` and `jph `, which require it: a JPX may keep its codestreams
+    /// elsewhere), and a `jp2c` box that runs to the end (size 0) ends with EOC.
     static let verifiers = [
         Verifier([.jpeg2000], walk: { v in v.equals(0xFF4F_FF51, length: 4) ? nil : FrameWalk(.boxes, at: 0) }) { input, _, walked in
             let v = input.view
@@ -52,11 +53,15 @@ extension JPEG2000 {
             let step = Verifier.step(for: walked)
             guard step == .complete, let length = input.knownLength else { return step }
             var boxes = Boxes(v, from: 0, to: length)
+            var codestream = false
             while let box = boxes.next() {
-                if box.type == fourCC("jp2c") && v.u32be(box.start) == 0 { return endsWithEOC(input) }
+                guard box.type == fourCC("jp2c") else { continue }
+                if v.u32be(box.start) == 0 { return endsWithEOC(input) }
+                codestream = true
             }
             if let wanted = boxes.needs { return .needRange(wanted.clamped(to: 0..<length)) }
-            return .complete
+            let brand = v.u32be(20)
+            return codestream || (brand != fourCC("jp2 ") && brand != fourCC("jph ")) ? .complete : .truncated
         },
     ]
 
