@@ -525,17 +525,23 @@ struct FarJPEGTests {
     }
 }
 
+/// The bytes of a test image, by its path in TestImages.
+private func testImage(_ file: String) throws -> [UInt8] {
+    try #require(Manifest.entries.first { $0.file == file }).bytes()
+}
+
+/// Where a JP2's codestream box (`jp2c`) starts.
+private func codestreamBox(_ jp2: [UInt8]) throws -> Int {
+    try #require((0..<(jp2.count - 8)).first { jp2[$0 + 4..<$0 + 8].elementsEqual("jp2c".utf8) })
+}
+
 /// JPEG 2000 codestreams are followed tile-part by tile-part to EOC: bytes after EOC are a
 /// trailer, and a JP2 whose `jp2c` box runs to the end (size 0) is whole when EOC ends it.
 @Suite("Whole-file completeness of JPEG 2000")
 struct JPEG2000VerifyTests {
-    static func image(_ file: String) throws -> [UInt8] {
-        try #require(Manifest.entries.first { $0.file == file }).bytes()
-    }
-
     @Test(arguments: ["jpeg2000/j2k-openjpeg", "jpeg2000/htj2k-openjph", "jpeg2000/j2k-pillow"])
     func trailerAfterEOC(_ file: String) throws {
-        let j2k = try Self.image(file)
+        let j2k = try testImage(file)
         let trailed = j2k + [UInt8](repeating: 0x41, count: 100)
         #expect(ImageSniffer.inspect(trailed, budget: .verifying).detection.completeness == .complete, "\(file) with a trailer")
         VerifyTests.recordDisagreements(trailed, "\(file) with a trailer", chunks: [7, 1460], lengthKnown: [false, true])
@@ -548,16 +554,16 @@ struct JPEG2000VerifyTests {
     /// A JP2 cut where its codestream box would begin has whole boxes, and no codestream.
     @Test(arguments: ["jpeg2000/jp2-openjpeg", "jpeg2000/jp2-pillow", "jpeg2000/jph-brand"])
     func cutBeforeTheCodestream(_ file: String) throws {
-        let jp2 = try Self.image(file)
-        let jp2c = try #require((0..<(jp2.count - 8)).first { jp2[$0 + 4..<$0 + 8].elementsEqual("jp2c".utf8) })
+        let jp2 = try testImage(file)
+        let jp2c = try codestreamBox(jp2)
         let cut = Array(jp2.prefix(jp2c))
         #expect(ImageSniffer.inspect(cut, budget: .verifying).detection.completeness == .truncated, "\(file) cut at \(jp2c)")
         VerifyTests.recordDisagreements(cut, "\(file) cut at \(jp2c)", chunks: [7, 1460], lengthKnown: [false, true])
     }
 
     @Test func codestreamBoxToTheEnd() throws {
-        var jp2 = try Self.image("jpeg2000/jp2-openjpeg")
-        let jp2c = try #require((0..<(jp2.count - 8)).first { jp2[$0 + 4..<$0 + 8].elementsEqual("jp2c".utf8) })
+        var jp2 = try testImage("jpeg2000/jp2-openjpeg")
+        let jp2c = try codestreamBox(jp2)
         #expect(Array(jp2[jp2c..<jp2c + 4]) != [0, 0, 0, 0], "the test image states its codestream box's size")
         jp2.replaceSubrange(jp2c..<jp2c + 4, with: [0, 0, 0, 0])
         #expect(ImageSniffer.inspect(jp2, budget: .verifying).detection.completeness == .complete)
@@ -591,11 +597,6 @@ struct TIFFMetadataVerifyTests {
         return (bigEndian ? Array(b) : b.reversed()).reduce(0) { $0 << 8 | Int($1) }
     }
 
-    static func encoded(_ n: Int, bigEndian: Bool) -> [UInt8] {
-        let b = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: n >> $0) }
-        return bigEndian ? b : b.reversed()
-    }
-
     static func completeness(_ bytes: [UInt8]) -> Detection.Completeness {
         ImageSniffer.inspect(bytes, budget: .verifying).detection.completeness
     }
@@ -616,7 +617,9 @@ struct TIFFMetadataVerifyTests {
         // type 0xFFFF) and run past the end: a stale offset, not a cut.
         let stale = pef.count
         pef += (big ? [0, 40] : [40, 0]) + [UInt8](repeating: 0xFF, count: 40)
-        pef.replaceSubrange(field..<field + 4, with: Self.encoded(stale, bigEndian: big))
+        var offset = ByteBuilder()
+        if big { offset.u32be(UInt32(stale)) } else { offset.u32le(UInt32(stale)) }
+        pef.replaceSubrange(field..<field + 4, with: offset.bytes)
         #expect(Self.completeness(pef) == .complete)
         VerifyTests.recordDisagreements(pef, "stale EXIF offset", chunks: [7, 1460], lengthKnown: [false, true])
         // A directory of 5 entries whose first entry is there and the rest cut off: truncated.
@@ -632,20 +635,18 @@ struct TIFFMetadataVerifyTests {
 /// asked for in order, so that a stream keeps them as they pass and answers as a file does.
 @Suite("Whole-file completeness past the first bytes")
 struct FarVerifyTests {
-    static func image(_ file: String) throws -> [UInt8] {
-        try #require(Manifest.entries.first { $0.file == file }).bytes()
-    }
-
     /// A run-length PSD whose layers section holds 1 MiB more (zeros at its end): its row byte
     /// counts lie past the first 512 KiB.
     @Test func largePSD() throws {
-        var psd = try Self.image("psd/imagemagick")
+        var psd = try testImage("psd/imagemagick")
         func u32(_ at: Int) -> Int { psd[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
         var at = 26
         at += 4 + u32(at)  // colour mode data
         at += 4 + u32(at)  // image resources
         let layers = u32(at), pad = 1 << 20
-        psd.replaceSubrange(at..<at + 4, with: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: (layers + pad) >> $0) })
+        var length = ByteBuilder()
+        length.u32be(UInt32(layers + pad))
+        psd.replaceSubrange(at..<at + 4, with: length.bytes)
         psd.insert(contentsOf: [UInt8](repeating: 0, count: pad), at: at + 4 + layers)
         #expect(psd[at + 4 + layers + pad + 1] == 1, "run-length rows")
         #expect(ImageSniffer.inspect(psd, budget: .verifying).detection.completeness == .complete)
@@ -660,11 +661,15 @@ struct FarVerifyTests {
     /// each row 2 bytes of PackBits) after 1 MiB of layers: its row byte counts (6,000 bytes) lie
     /// past the first 512 KiB and do not fit the window that holds the compression field.
     @Test func runLengthTableInTwoWindows() {
-        func be(_ x: Int, _ size: Int) -> [UInt8] { (0..<size).reversed().map { UInt8(truncatingIfNeeded: x >> (8 * $0)) } }
         let rows = 3 * 1000, layers = 1 << 20
-        var psd = Array("8BPS".utf8) + be(1, 2) + [UInt8](repeating: 0, count: 6) + be(3, 2) + be(1000, 4) + be(1, 4) + be(8, 2) + be(3, 2)
-        psd += be(0, 4) + be(0, 4) + be(layers, 4) + [UInt8](repeating: 0, count: layers)
-        psd += be(1, 2) + (0..<rows).flatMap { _ in be(2, 2) } + (0..<rows).flatMap { _ in [0, 0x80] as [UInt8] }
+        var b = ByteBuilder()
+        b.ascii("8BPS"); b.u16be(1); b.zeros(6)
+        b.u16be(3); b.u32be(1000); b.u32be(1); b.u16be(8); b.u16be(3)  // channels, rows, columns, depth, RGB
+        b.u32be(0); b.u32be(0); b.u32be(UInt32(layers)); b.zeros(layers)  // colour mode data, resources, layers
+        b.u16be(1)  // run-length
+        for _ in 0..<rows { b.u16be(2) }
+        for _ in 0..<rows { b.u8(0); b.u8(0x80) }
+        let psd = b.bytes
         let whole = ImageSniffer.inspect(psd, budget: .verifying).detection
         #expect(whole.type == .psd && whole.completeness == .complete)
         let cut = Array(psd.prefix(psd.count - 1000))
@@ -676,8 +681,8 @@ struct FarVerifyTests {
     /// A JP2 with 600 KiB of XML before a codestream box that runs to the end (its header past the
     /// first 512 KiB): cut, it is truncated from a file and from streams alike.
     @Test func jp2WithLargeMetadata() throws {
-        var jp2 = try Self.image("jpeg2000/jp2-openjpeg")
-        let jp2c = try #require((0..<(jp2.count - 8)).first { jp2[$0 + 4..<$0 + 8].elementsEqual("jp2c".utf8) })
+        var jp2 = try testImage("jpeg2000/jp2-openjpeg")
+        let jp2c = try codestreamBox(jp2)
         jp2.replaceSubrange(jp2c..<jp2c + 4, with: [0, 0, 0, 0])
         let xml = 600 * 1024
         jp2.insert(contentsOf: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: xml >> $0) } + Array("xml ".utf8)
