@@ -480,6 +480,7 @@ make x11/xpm-netpbm                org.x.xpixmap-image no -- bash -c "pnmquant 1
 make x11/xwd-imagemagick           org.x.xwd-image no -- convert $S/rose.png XWD:@OUT@
 make x11/xwd-netpbm                org.x.xwd-image no -- bash -c "pnmtoxwd $S/rose.ppm > @OUT@"
 make x11/xwd-ffmpeg                org.x.xwd-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v xwd "${BX[@]}" -f image2 -update 1 @OUT.xwd@
+make x11/xwd-imagemagick-palette   org.x.xwd-image no -- convert $S/rose.png -colors 16 -type Palette XWD:@OUT@
 make pcx/imagemagick               com.zsoft.pcx-image no -- convert $S/rose.png PCX:@OUT@
 make pcx/netpbm                    com.zsoft.pcx-image no -- bash -c "ppmtopcx $S/rose.ppm 2>/dev/null > @OUT@"
 make pcx/pillow                    com.zsoft.pcx-image no -- "${PE[@]}" pil $S/rose.png @OUT@ PCX

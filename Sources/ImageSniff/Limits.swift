@@ -50,6 +50,13 @@ enum Budget {
     static let tiffString = 64
     /// The most directory entries an ICO or CUR file may declare.
     static let iconEntries = 512
+    /// Rows (of all channels) whose run-length offsets an SGI completeness check reads: 2 MiB
+    /// of tables.
+    static let sgiRows = 1 << 18
+    /// Header attributes an OpenEXR completeness check reads, and chunks whose offsets it reads
+    /// (2 MiB of table).
+    static let exrAttributes = 1024
+    static let exrChunks = 1 << 18
     /// The EBML header bytes searched for Matroska's DocType.
     static let ebmlHeader = 64
     /// Entries one TIFF directory may declare (TIFF, BigTIFF, Exif, MPF, JPEG XR).

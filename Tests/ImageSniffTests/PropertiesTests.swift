@@ -331,6 +331,23 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(wider).properties.width == 40 || ImageSniffer.inspect(wider).detection.type != ImageSniffer.inspect(bytes).detection.type)
     }
 
+    /// XWD: the colour model from the header's visual class (the field at 52: 3 is PseudoColor,
+    /// 4 and 5 direct colour), not from bits per pixel (at 44, which made every 8-bit palette
+    /// image RGB).
+    @Test(arguments: [("x11/xwd-imagemagick-palette", ImageProperties.ColorModel.indexed, 8),
+                      ("x11/xwd-imagemagick", .rgb, 8), ("x11/xwd-netpbm", .rgb, 8)])
+    func xwdVisualClass(_ file: String, _ model: ImageProperties.ColorModel, _ depth: Int) throws {
+        let bytes = try #require(Manifest.entries.first { $0.file == file }).bytes()
+        let p = ImageSniffer.inspect(bytes).properties
+        #expect(p.width == 32 && p.height == 32 && p.colorModel == model && p.bitDepth == depth, "\(p)")
+        // Another visual class in the same header: StaticGray (0) is grey, TrueColor (4) RGB.
+        for (visual, expected) in [(UInt8(0), ImageProperties.ColorModel.gray), (4, .rgb)] {
+            var changed = bytes
+            changed[55] = visual
+            #expect(ImageSniffer.inspect(changed).properties.colorModel == expected, "visual class \(visual)")
+        }
+    }
+
     /// A GIMP image hose: its cells as frames (the count line says 2, cellwidth and cellheight 16)
     /// and the first cell's brush header; all 31 hoses of Debian's gimp-data agreed with their
     /// count lines by hand. They had no properties.

@@ -12,7 +12,13 @@ struct VerifyTests {
     static let checked: Set<ImageType> = Set<ImageType>([.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff,
                                           .bmp, .qoi, .farbfeld, .pbm, .pgm, .ppm, .pam, .pfm, .phm,
                                           .mpeg4, .mpeg4Audio, .quickTime, .threeGPP, .ico, .cur, .psd, .psb, .jpeg2000])
-                                          .union(tiffRaws)
+                                          .union(tiffRaws).union(sized)
+
+    /// Formats whose header places or sizes everything after it: ICNS (its length), SGI (verbatim
+    /// channels, or run-length rows the tables place), Sun raster (rows, or run-length bytes
+    /// decoded), XWD, DPX (its file size), OpenEXR (the chunk table and the last chunk), BLP
+    /// (its mipmaps) and Fujifilm RAF (preview, CFA header, CFA data).
+    static let sized: Set<ImageType> = [.icns, .sgi, .sunRaster, .xwd, .dpx, .openEXR, .blp, .raf]
 
     /// The camera raws checked as TIFFs: their IFDs, SubIFDs (a NEF's or DNG's raw image), JPEG
     /// thumbnails (a CR2's IFD1) and EXIF IFDs, whatever the header's identifier (ORF, RW2).
@@ -80,11 +86,21 @@ struct VerifyTests {
         #expect(verified.type == plain.type, "checks change the completeness only")
     }
 
+    /// Cut inside its header (24 bytes left), a file whose header sizes the rest is truncated
+    /// when it is still named (a stranger's Sun rasters and XWDs cut at 16 or 24 bytes were
+    /// complete: the checks wanted header fields past the end and said nothing).
+    @Test(arguments: entries.filter { sized.contains(ImageType($0.identifier)!) })
+    func headerCut(_ entry: ManifestEntry) throws {
+        let cut = Array(try entry.bytes().prefix(24))
+        let detection = ImageSniffer.inspect(cut, budget: .verifying).detection
+        #expect(detection.type != ImageType(entry.identifier) || detection.completeness == .truncated, "\(entry.file): \(detection)")
+    }
+
     /// A raw, an icon, a Photoshop image or a JPEG 2000 cut by a tenth is truncated from a file and
     /// from streams (of known length or not) as it is in memory: a raw's SubIFDs and EXIF IFDs, an
     /// icon's directory, a PSD's sections and row counts and a codestream's tile-parts are asked
     /// for as a stream comes to them.
-    @Test(arguments: entries.filter { tiffRaws.union([.ico, .cur, .psd, .psb, .jpeg2000]).contains(ImageType($0.identifier)!) })
+    @Test(arguments: entries.filter { tiffRaws.union(sized).union([.ico, .cur, .psd, .psb, .jpeg2000]).contains(ImageType($0.identifier)!) })
     func cutAgrees(_ entry: ManifestEntry) throws {
         let data = try entry.bytes()
         Self.recordDisagreements(Array(data.prefix(data.count - max(1, data.count / 10))), entry.file,
@@ -655,6 +671,60 @@ struct FarVerifyTests {
             #expect(ImageSniffer.inspect(short, budget: .verifying).detection.completeness == .truncated, "cut at \(cut)")
             VerifyTests.recordDisagreements(short, "cut at \(cut)", chunks: [1460, 65536], lengthKnown: [false, true])
         }
+    }
+
+    /// An OpenEXR whose chunks lie 1 MiB further on (zeros after its offset table, each offset
+    /// moved to match; readers follow the offsets): the last chunk's header lies past the first
+    /// bytes. A stream of unknown length said `complete` when cut, as a pipe of OpenEXR's
+    /// 1.2 MB `comp_piz.exr` did (its check read the length before it asked for that header,
+    /// so it never asked).
+    @Test func farOpenEXRChunks() throws {
+        var exr = try testImage("exr/openexr-zip")
+        // The header's attributes (name, type, size, value) up to its NUL, then the table: the
+        // first chunk follows it.
+        func number(_ at: Int, _ size: Int) -> Int { exr[at..<at + size].reversed().reduce(0) { $0 << 8 | Int($1) } }
+        var o = 8
+        while exr[o] != 0 {
+            let name = exr[o...].firstIndex(of: 0)!, type = exr[(name + 1)...].firstIndex(of: 0)!
+            o = type + 5 + number(type + 1, 4)
+        }
+        let table = o + 1, pad = 1 << 20, chunks = (number(table, 8) - table) / 8
+        #expect(chunks >= 1)
+        for i in 0..<chunks {
+            let offset = number(table + 8 * i, 8) + pad
+            exr.replaceSubrange(table + 8 * i..<table + 8 * i + 8, with: (0..<8).map { UInt8(truncatingIfNeeded: offset >> (8 * $0)) })
+        }
+        exr.insert(contentsOf: [UInt8](repeating: 0, count: pad), at: table + 8 * chunks)
+        // The last chunk (it ends the file) 8 KiB longer, so that its header lies before the
+        // last bytes a stream keeps for the end.
+        let last = number(table + 8 * (chunks - 1), 8), size = number(last + 4, 4)
+        #expect(last + 8 + size == exr.count)
+        exr.replaceSubrange(last + 4..<last + 8, with: (0..<4).map { UInt8(truncatingIfNeeded: (size + 8192) >> (8 * $0)) })
+        exr += [UInt8](repeating: 0, count: 8192)
+        #expect(ImageSniffer.inspect(exr, budget: .verifying).detection.completeness == .complete)
+        for cut in [exr.count - 1, exr.count - 100] {
+            let short = Array(exr.prefix(cut))
+            #expect(ImageSniffer.inspect(short, budget: .verifying).detection.completeness == .truncated, "cut at \(cut)")
+            VerifyTests.recordDisagreements(short, "cut at \(cut)", chunks: [1460, 65536], lengthKnown: [false, true])
+        }
+    }
+
+    /// A run-length Sun raster of 1,000 x 3,000 one-bit pixels whose rows are written as escaped
+    /// 0x80 bytes (`80 00`, 2 bytes for 1): 756 KB of data decode to 378 KB, read past the first
+    /// bytes window by window.
+    @Test func longSunRunLength() {
+        var b = ByteBuilder()
+        b.u32be(0x59A6_6A95); b.u32be(1000); b.u32be(3000); b.u32be(1)  // width, height, depth
+        b.u32be(0); b.u32be(2); b.u32be(0); b.u32be(0)  // length, type 2 (run-length), no colour map
+        let rowBytes = (1000 + 15) / 16 * 2
+        for _ in 0..<(rowBytes * 3000 * 2) { b.u8(0x80); b.u8(0) }  // twice the rows
+        let sun = Array(b.bytes.prefix(32 + 2 * rowBytes * 3000))
+        let padded = b.bytes
+        #expect(ImageSniffer.inspect(sun, budget: .verifying).detection.completeness == .complete)
+        #expect(ImageSniffer.inspect(padded, budget: .verifying).detection.completeness == .complete, "more data than the rows")
+        let short = Array(sun.prefix(sun.count - 2))
+        #expect(ImageSniffer.inspect(short, budget: .verifying).detection.completeness == .truncated)
+        VerifyTests.recordDisagreements(short, "cut", chunks: [1460, 65536], lengthKnown: [false, true])
     }
 
     /// A run-length PSD built from the format's layout (3 channels of 1,000 rows of one pixel,

@@ -220,7 +220,101 @@ extension Bitmaps {
     static let verifiers = [
         Verifier([.bmp]) { input, _, _ in bmpStep(input) },
         Verifier([.ico, .cur]) { input, _, _ in iconStep(input) },
+        Verifier([.icns]) { input, _, _ in
+            // The length of the whole file, header included, is the header's second field.
+            guard input.view.has(0, 8) else { return .needRange(0..<8) }  // past the end: truncated
+            guard let length = input.view.u32be(4), length >= 8 else { return .unknown }
+            return Int(length) <= input.totalLength ? .complete : .truncated
+        },
+        Verifier([.sgi]) { input, _, _ in sgiStep(input) },
+        Verifier([.sunRaster]) { input, _, _ in sunStep(input) },
+        Verifier([.xwd]) { input, _, _ in xwdStep(input) },
     ]
+
+    /// SGI: after the 512-byte header, verbatim channels (columns x rows x channels x bytes a
+    /// channel; a 1-dimensional image is one row, a 2-dimensional one channel), or run-length
+    /// rows that the offset and length tables place (every row ends within the data). An image
+    /// that only carries a colour map (colormap field not 0) is not checked.
+    static func sgiStep(_ input: Input) -> VerifyStep {
+        let v = input.view
+        guard v.has(0, 512) else { return .needRange(0..<512) }  // the header: past the end, truncated
+        guard let storage = v.u8(2), let bpc = v.u8(3), let dimension = v.u16be(4), let x = v.u16be(6),
+              var y = v.u16be(8), var z = v.u16be(10), v.u32be(104) == 0 else { return .unknown }
+        if dimension == 1 { y = 1 }
+        if dimension <= 2 { z = 1 }
+        guard storage == 1 else { return Verifier.fits(512, Int(x), Int(y), Int(z), Int(bpc), in: input.totalLength) }
+        let rows = Int(y) * Int(z)
+        guard rows <= Budget.sgiRows else { return .unknown }
+        let tables = 512..<(512 + 8 * rows)
+        guard v.has(tables) else { return .needRange(tables) }  // past the end: truncated
+        var end = tables.upperBound
+        for row in 0..<rows {
+            end = max(end, Int(v.u32be(512 + 4 * row)!) + Int(v.u32be(512 + 4 * (rows + row))!))
+        }
+        return end <= input.totalLength ? .complete : .truncated
+    }
+
+    /// Sun raster: after the 32-byte header and the colour map, rows padded to 16 bits (types 0,
+    /// 1 and 3), or run-length bytes (type 2: `80 00` is one 0x80, `80 n b` is n + 1 bytes b)
+    /// that must decode to as many, within the read budget (the bytes not held are asked for
+    /// from the first of them, as a stream must be). Its length field is not trusted: writers
+    /// give the encoded or the decoded size.
+    static func sunStep(_ input: Input) -> VerifyStep {
+        let v = input.view
+        guard v.has(0, 32) else { return .needRange(0..<32) }  // the header: past the end, truncated
+        guard let width = v.u32be(4), let height = v.u32be(8), let depth = v.u32be(12), depth <= 32,
+              let type = v.u32be(20), let mapLength = v.u32be(28) else { return .unknown }
+        let start = 32 + Int(mapLength)
+        let rowBytes = (Int(width) * Int(depth) + 15) / 16 * 2
+        switch type {
+        case 0, 1, 3:
+            return Verifier.fits(start, rowBytes, Int(height), in: input.totalLength)
+        case 2:
+            let wanted = rowBytes.multipliedReportingOverflow(by: Int(height))
+            guard !wanted.overflow else { return .truncated }
+            // The bytes from `o` on, wanted: past the end, the data was cut.
+            func more(_ o: Int) -> VerifyStep {
+                let known = input.knownLength ?? .max
+                return o >= known ? .truncated : .needRange(o..<min(o + 65536, known))
+            }
+            var o = start, produced = 0
+            while produced < wanted.partialValue {
+                guard let byte = v.u8(o) else { return more(o) }
+                guard byte == 0x80 else { produced += 1; o += 1; continue }
+                guard let count = v.u8(o + 1) else { return more(o) }
+                if count == 0 {
+                    produced += 1
+                    o += 2
+                } else {
+                    guard v.u8(o + 2) != nil else { return more(o) }
+                    produced += Int(count) + 1
+                    o += 3
+                }
+            }
+            return .complete
+        default:
+            return .unknown  // TIFF, IFF or experimental data: not sized here
+        }
+    }
+
+    /// XWD: the header (its own size), the colour entries (12 bytes each), then the image:
+    /// bytes per line x height, for each plane of an XY pixmap. Fields in the writer's byte
+    /// order (the version, 7, tells which).
+    static func xwdStep(_ input: Input) -> VerifyStep {
+        let v = input.view
+        guard v.has(0, 100) else { return .needRange(0..<100) }  // the header: past the end, truncated
+        guard let big = xwdIsBigEndian(v), let size = v.u32(0, bigEndian: big), let format = v.u32(8, bigEndian: big),
+              let depth = v.u32(12, bigEndian: big), let height = v.u32(20, bigEndian: big),
+              let lineBytes = v.u32(48, bigEndian: big), let colours = v.u32(76, bigEndian: big) else { return .unknown }
+        return Verifier.fits(Int(size) + 12 * Int(colours), Int(lineBytes), Int(height), format == 1 ? Int(depth) : 1,
+                             in: input.totalLength)
+    }
+
+    /// The byte order of an XWD header: big-endian when its version (7) reads so.
+    static func xwdIsBigEndian(_ v: ByteView) -> Bool? {
+        if v.u32be(4) == 7 { return true }
+        return v.u32le(4) == 7 ? false : nil
+    }
 
     /// ICO and CUR: every image the directory lists (its offset and size) ends within the data.
     static func iconStep(_ input: Input) -> VerifyStep {
@@ -435,10 +529,12 @@ extension Bitmaps {
                                      colorModel: channels >= 3 ? .rgb : .gray, hasAlpha: channels == 2 || channels == 4, frameCount: 1))
     }
 
-    /// XWD (version 7): pixmap depth, width and height in the big-endian header.
+    /// XWD (version 7): pixmap depth, width, height and visual class, in the writer's byte order.
     static func xwd(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
-        guard let depth = v.u32be(12), let w = v.u32be(16), let h = v.u32be(20), let visual = v.u32be(44) else { return .need(48, partial: .unknown) }
+        guard v.has(0, 56) else { return .need(56, partial: .unknown) }
+        guard let big = xwdIsBigEndian(v), let depth = v.u32(12, bigEndian: big), let w = v.u32(16, bigEndian: big),
+              let h = v.u32(20, bigEndian: big), let visual = v.u32(52, bigEndian: big) else { return .done(.unknown) }
         var p = ImageProperties(width: Int(w), height: Int(h), bitDepth: depth == 1 ? 1 : 8, frameCount: 1)
         // Visual classes 0 and 1 are gray; 2 and 3 use a colormap; 4 and 5 are direct colour.
         p.colorModel = visual <= 1 ? .gray : visual <= 3 ? .indexed : .rgb

@@ -210,3 +210,23 @@ enum CameraRaw: FormatFamily {
             || make("FUJIFILM") || make("MINOLTA") || make("KONICA") || make("SIGMA")
     }
 }
+
+// MARK: - Whole-file check
+
+extension CameraRaw {
+    /// Whole: the parts a Fujifilm RAF header places (big-endian offset and length pairs at 84:
+    /// the JPEG preview, the CFA header, the CFA data) end within the data.
+    static let verifiers = [
+        Verifier([.raf]) { input, _, _ in
+            let v = input.view
+            guard v.has(0, 108) else { return .needRange(0..<108) }  // the header: past the end, truncated
+            var end = 0
+            for field in [84, 92, 100] {
+                guard let offset = v.u32be(field), let length = v.u32be(field + 4) else { return .unknown }
+                if offset > 0 && length > 0 { end = max(end, Int(offset) + Int(length)) }
+            }
+            guard end > 0 else { return .unknown }
+            return end <= input.totalLength ? .complete : .truncated
+        },
+    ]
+}

@@ -82,6 +82,103 @@ enum Film: FormatFamily {
     }
 }
 
+// MARK: - Whole-file check
+
+extension Film {
+    static let verifiers = [
+        Verifier([.dpx]) { input, _, _ in
+            // The file's total size, a field of the header's own byte order (SMPTE 268M);
+            // 0 and all ones are "not given".
+            guard input.view.has(0, 20) else { return .needRange(0..<20) }  // past the end: truncated
+            guard let size = input.view.u32(16, bigEndian: input.view.matches("SDPX")), size != 0, size != .max else { return .unknown }
+            return Int(size) <= input.totalLength ? .complete : .truncated
+        },
+        Verifier([.openEXR]) { input, _, _ in exrStep(input) },
+    ]
+
+    /// OpenEXR, one part of scan lines or of one level of tiles: the chunk offset table after the
+    /// header, then the chunk the greatest offset places (its header gives its size) ends within
+    /// the data. Multi-part, deep, and mipmapped or ripmapped tiled files are not checked. (The
+    /// length is looked at only once every range is held: a stream asks for a range only while
+    /// its answer does not wait for the end.)
+    static func exrStep(_ input: Input) -> VerifyStep {
+        let v = input.view
+        let known = input.knownLength ?? .max
+        guard v.has(0, 8) else { return .needRange(0..<8) }  // past the end: truncated
+        guard let flags = v.u32le(4), flags & 0x1400 == 0 else { return .unknown }  // multi-part or deep
+        let tiled = flags & 0x200 != 0
+        var compression: UInt8?, window: (width: Int, height: Int)?, tiles: (x: Int, y: Int, mode: UInt8)?, chunkCount: Int?
+        var o = 8
+        for _ in 0..<Budget.exrAttributes {
+            // Name and type (each NUL-terminated, 255 bytes at most), size, value.
+            guard o < known else { return .truncated }
+            let head = o..<min(o + 2 * 256 + 4, known)
+            guard v.has(head) else { return .needRange(head) }
+            if v.u8(o) == 0 { break }  // the end of the header
+            guard let nameEnd = v.find("\0", in: o..<min(head.upperBound, o + 256)),
+                  let typeEnd = v.find("\0", in: (nameEnd + 1)..<min(head.upperBound, nameEnd + 257)),
+                  let size = v.u32le(typeEnd + 1) else { return head.upperBound == known ? .truncated : .unknown }
+            let value = (typeEnd + 5)..<(typeEnd + 5 + Int(size))
+            if v.matches("compression\0", at: o) || v.matches("dataWindow\0", at: o) || v.matches("tiles\0", at: o)
+                || v.matches("chunkCount\0", at: o) {
+                guard v.has(value) else { return .needRange(value) }
+                if v.matches("compression\0", at: o) { compression = v.u8(value.lowerBound) }
+                if v.matches("chunkCount\0", at: o) { chunkCount = v.u32le(value.lowerBound).map { Int(Int32(bitPattern: $0)) } }
+                if v.matches("dataWindow\0", at: o), size == 16 {
+                    let box = (0..<4).map { Int(Int32(bitPattern: v.u32le(value.lowerBound + 4 * $0)!)) }
+                    window = (box[2] - box[0] + 1, box[3] - box[1] + 1)
+                }
+                if v.matches("tiles\0", at: o), size == 9 {
+                    tiles = (Int(v.u32le(value.lowerBound)!), Int(v.u32le(value.lowerBound + 4)!), v.u8(value.lowerBound + 8)! & 0x0F)
+                }
+            }
+            o = value.upperBound
+        }
+        guard v.u8(o) == 0, let window, window.width > 0, window.height > 0 else { return .unknown }
+        // Chunks: stated, or counted from the data window (scan lines: blocks of as many lines as
+        // the compression packs; tiles: one level's grid).
+        var chunks: Int
+        if let chunkCount {
+            chunks = chunkCount
+        } else if tiled {
+            guard let tiles, tiles.mode == 0, tiles.x > 0, tiles.y > 0 else { return .unknown }
+            let grid = ((window.width + tiles.x - 1) / tiles.x).multipliedReportingOverflow(by: (window.height + tiles.y - 1) / tiles.y)
+            guard !grid.overflow else { return .unknown }
+            chunks = grid.partialValue
+        } else {
+            guard let lines = compression.flatMap(exrLinesPerChunk) else { return .unknown }
+            chunks = (window.height + lines - 1) / lines
+        }
+        guard chunks > 0, chunks <= Budget.exrChunks else { return .unknown }
+        let table = (o + 1)..<(o + 1 + 8 * chunks)
+        guard v.has(table) else { return .needRange(table) }  // past the end: truncated
+        var last = 0
+        for i in 0..<chunks {
+            guard let offset = v.u64(table.lowerBound + 8 * i, bigEndian: false) else { return .unknown }
+            // An offset the writer never filled in (0), or past the end: the data was cut.
+            guard offset >= UInt64(table.upperBound), offset < UInt64(Int.max / 2) else { return .truncated }
+            last = max(last, Int(offset))
+        }
+        // The last chunk's header: its coordinates (a line; a tile's four), then its size.
+        let sizeField = last + (tiled ? 16 : 4)
+        guard v.has(sizeField, 4) else { return .needRange(sizeField..<(sizeField + 4)) }  // past the end: truncated
+        return sizeField + 4 + Int(v.u32le(sizeField)!) <= input.totalLength ? .complete : .truncated
+    }
+
+    /// Scan lines a chunk holds, by compression: none, RLE and ZIPS 1; ZIP and PXR24 16; PIZ,
+    /// B44, B44A, DWAA and HTJ2K32 32; DWAB and HTJ2K256 256 (as OpenEXR 3.5 writes them; nil:
+    /// a compression not known here).
+    static func exrLinesPerChunk(_ compression: UInt8) -> Int? {
+        switch compression {
+        case 0, 1, 2: return 1
+        case 3, 5: return 16
+        case 4, 6, 7, 8, 11: return 32
+        case 9, 10: return 256
+        default: return nil
+        }
+    }
+}
+
 // MARK: - Properties
 
 extension Film {

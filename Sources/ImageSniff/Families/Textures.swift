@@ -139,6 +139,33 @@ enum Textures: FormatFamily {
     }
 }
 
+// MARK: - Whole-file check
+
+extension Textures {
+    /// Whole: every mipmap a BLP1 or BLP2 header places (16 offsets, then 16 sizes) ends within
+    /// the data; only the first when the header says it has no mipmaps. (A BLP0 keeps its
+    /// mipmaps in other files.)
+    static let verifiers = [
+        Verifier([.blp]) { input, _, _ in
+            let v = input.view
+            let table: Int, mipmapped: Bool
+            switch v.u8(3) {
+            case UInt8(ascii: "1"): table = 28; mipmapped = v.u32le(24).map { $0 != 0 } ?? false
+            case UInt8(ascii: "2"): table = 20; mipmapped = v.u8(11).map { $0 != 0 } ?? false
+            default: return .unknown
+            }
+            guard v.has(table, 128) else { return .needRange(table..<(table + 128)) }  // past the end: truncated
+            var end = 0
+            for level in 0..<(mipmapped ? 16 : 1) {
+                let offset = Int(v.u32le(table + 4 * level)!), size = Int(v.u32le(table + 64 + 4 * level)!)
+                if offset > 0 && size > 0 { end = max(end, offset + size) }
+            }
+            guard end > 0 else { return .unknown }
+            return end <= input.totalLength ? .complete : .truncated
+        },
+    ]
+}
+
 // MARK: - Properties
 
 extension Textures {
