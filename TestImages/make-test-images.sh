@@ -423,6 +423,11 @@ make pict/graphicsmagick           com.apple.pict no -- gm convert $S/rose.png P
 make exr/openexr-zip               com.ilm.openexr-image no -- "${PE[@]}" exr @OUT@ ZIP_COMPRESSION
 make exr/openexr-piz               com.ilm.openexr-image no -- "${PE[@]}" exr @OUT@ PIZ_COMPRESSION
 make exr/openexr-display-window    com.ilm.openexr-image no -- "${PE[@]}" exr @OUT@ ZIP_COMPRESSION 32x24
+make exr/openexr-tiled             com.ilm.openexr-image no -- "${PE[@]}" exrkind @OUT@ tiled
+make exr/openexr-mipmap            com.ilm.openexr-image no -- "${PE[@]}" exrkind @OUT@ mipmap
+make exr/openexr-multipart         com.ilm.openexr-image no -- "${PE[@]}" exrkind @OUT@ multipart
+make exr/openexr-deepscanline      com.ilm.openexr-image no -- "${PE[@]}" exrkind @OUT@ deepscanline
+make exr/openexr-deeptile          com.ilm.openexr-image no -- "${PE[@]}" exrkind @OUT@ deeptile
 make exr/ffmpeg                    com.ilm.openexr-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v exr -pix_fmt gbrpf32le "${BX[@]}" -f image2 -update 1 @OUT.exr@
 make hdr/imagemagick               public.radiance no -- convert $S/rose.png HDR:@OUT@
 make hdr/imagecodecs-rgbe          public.radiance no -- "${PE[@]}" ic rgbe $S/rose.png @OUT@ dtype=float32

@@ -11,6 +11,8 @@ OpenEXR, astc-encoder-py, nibabel, mutagen, pyhdf, astropy, mrcfile.  Called fro
   pyencode.py dng OUT                                          pidng DNGWriter, 16x16 Bayer 12-bit
   pyencode.py dicom OUT [zeros|tiff-past-eof] [plain|sequence|big-endian]  pydicom, 16x16 MONOCHROME2 Secondary Capture
   pyencode.py exr OUT [compression]                            OpenEXR python bindings, 16x16 half RGB
+  pyencode.py exrkind OUT tiled|mipmap|multipart|deepscanline|deeptile
+                                                               OpenEXR python bindings, 40x30 (16x16 tiles, ZIP)
   pyencode.py astc SRC OUT BX BY                               astc-encoder-py, raw 128-bit blocks only
   pyencode.py uhdr SRC OUT [key=value ...]                     imagecodecs.ultrahdr_encode (libultrahdr)
   pyencode.py heifmini SRC OUT                                 libheif (pillow-heif's copy) mini/mif3 writer via ctypes
@@ -227,6 +229,42 @@ def cmd_exr(out, compression="ZIP_COMPRESSION", display=None):
         header['dataWindow'] = (np.array([8, 4], dtype=np.int32), np.array([23, 19], dtype=np.int32))
     with OpenEXR.File(header, {'RGB': rgb}) as f:
         f.write(out)
+
+
+def cmd_exrkind(out, kind):
+    """40 x 30 pixels, ZIP-compressed, in one of OpenEXR's other layouts: one level of 16 x 16
+    tiles; mipmapped tiles (the binding writes the first level only: the other levels' offsets
+    stay 0); two scan-line parts; deep scan lines or deep tiles (0 to 2 float samples a pixel)."""
+    import numpy as np
+    import OpenEXR
+    yy, xx = np.mgrid[0:30, 0:40]
+    rgb = np.stack([xx / 39.0, yy / 29.0, np.full((30, 40), 0.5)], axis=-1).astype(np.float16)
+
+    def tiles(mode):
+        t = OpenEXR.TileDescription()
+        t.xSize, t.ySize, t.mode = 16, 16, mode
+        return t
+    zip_ = OpenEXR.ZIP_COMPRESSION
+    if kind in ('tiled', 'mipmap'):
+        mode = OpenEXR.ONE_LEVEL if kind == 'tiled' else OpenEXR.MIPMAP_LEVELS
+        header = {'compression': zip_, 'type': OpenEXR.tiledimage, 'tiles': tiles(mode)}
+        with OpenEXR.File(header, {'RGB': rgb}) as f:
+            f.write(out)
+    elif kind == 'multipart':
+        parts = [OpenEXR.Part({'compression': zip_, 'type': OpenEXR.scanlineimage}, {'RGB': rgb}, name='a'),
+                 OpenEXR.Part({'compression': OpenEXR.PIZ_COMPRESSION, 'type': OpenEXR.scanlineimage}, {'RGB': rgb}, name='b')]
+        with OpenEXR.File(parts) as f:
+            f.write(out)
+    else:
+        depth = np.empty((30, 40), dtype=object)
+        for y in range(30):
+            for x in range(40):
+                depth[y, x] = np.array([0.5] * ((x + y) % 3), dtype=np.float32)
+        header = {'compression': OpenEXR.ZIPS_COMPRESSION, 'type': getattr(OpenEXR, kind)}
+        if kind == 'deeptile':
+            header['tiles'] = tiles(OpenEXR.ONE_LEVEL)
+        with OpenEXR.File(header, {'Z': depth}) as f:
+            f.write(out)
 
 
 def cmd_heiforient(out, w, h, orientation):
@@ -542,7 +580,7 @@ def cmd_icc_jpeg(src, out, kind, nbytes, *args):
 def main(argv):
     cmd, *args = argv[1:]
     {'pil': cmd_pil, 'pilall': cmd_pilall, 'ic': cmd_ic, 'heif': cmd_heif, 'dng': cmd_dng,
-     'dicom': cmd_dicom, 'exr': cmd_exr, 'astc': cmd_astc,
+     'dicom': cmd_dicom, 'exr': cmd_exr, 'exrkind': cmd_exrkind, 'astc': cmd_astc,
      'uhdr': cmd_uhdr, 'heifmini': cmd_heifmini, 'icc': cmd_icc, 'font': cmd_font, 'xls': cmd_xls,
      'nifti': cmd_nifti, 'id3': cmd_id3, 'hdf4': cmd_hdf4, 'fitstext': cmd_fitstext, 'fitsext': cmd_fitsext,
      'textenc': cmd_textenc, 'solid-pages': cmd_solid_pages, 'noise-frames': cmd_noise_frames,

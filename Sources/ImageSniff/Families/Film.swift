@@ -96,73 +96,155 @@ extension Film {
         Verifier([.openEXR]) { input, _, _ in exrStep(input) },
     ]
 
-    /// OpenEXR, one part of scan lines or of one level of tiles: the chunk offset table after the
-    /// header, then the chunk the greatest offset places (its header gives its size) ends within
-    /// the data. Multi-part, deep, and mipmapped or ripmapped tiled files are not checked. (The
-    /// length is looked at only once every range is held: a stream asks for a range only while
-    /// its answer does not wait for the end.)
+    /// What an OpenEXR part's header says of its chunks.
+    struct EXRPart {
+        var tiled = false, deep = false
+        var compression: UInt8?, chunkCount: Int?
+        var window: (width: Int, height: Int)?
+        /// Tile width and height, level mode (one level, mipmap, ripmap) and rounding mode.
+        var tiles: (x: Int, y: Int, mode: UInt8, roundsUp: Bool)?
+
+        /// The chunks of the part: stated, or counted from the data window (scan lines: blocks of
+        /// as many lines as the compression packs; tiles: every level's grid). Nil: not known.
+        var chunks: Int? {
+            if let chunkCount { return chunkCount }
+            guard !deep, let window, window.width > 0, window.height > 0 else { return nil }
+            guard tiled else { return Film.exrLinesPerChunk(compression ?? 0xFF).map { (window.height + $0 - 1) / $0 } }
+            guard let tiles, tiles.x > 0, tiles.y > 0, tiles.mode <= 2 else { return nil }
+            // Levels of a side: 1 + log2 of it, rounded down or up; a level's side halves, rounded alike.
+            func levels(_ side: Int) -> Int {
+                let floor = Int.bitWidth - 1 - side.leadingZeroBitCount
+                return 1 + (tiles.roundsUp && side > 1 << floor ? floor + 1 : floor)
+            }
+            func side(_ size: Int, _ level: Int) -> Int { max(tiles.roundsUp ? (size + (1 << level) - 1) >> level : size >> level, 1) }
+            // Tiles of a level (nil past the budget: no more is read).
+            func grid(_ width: Int, _ height: Int) -> Int? {
+                let (n, overflow) = ((width + tiles.x - 1) / tiles.x).multipliedReportingOverflow(by: (height + tiles.y - 1) / tiles.y)
+                return overflow || n > Budget.exrChunks ? nil : n
+            }
+            var count = 0
+            var sizes: [(Int, Int)] = []
+            switch tiles.mode {
+            case 0: sizes = [(window.width, window.height)]
+            case 1: sizes = (0..<levels(max(window.width, window.height))).map { (side(window.width, $0), side(window.height, $0)) }
+            default:
+                for lx in 0..<levels(window.width) {
+                    for ly in 0..<levels(window.height) { sizes.append((side(window.width, lx), side(window.height, ly))) }
+                }
+            }
+            for (w, h) in sizes {
+                guard let n = grid(w, h) else { return nil }
+                count += n
+                if count > Budget.exrChunks { return nil }
+            }
+            return count
+        }
+    }
+
+    /// OpenEXR: every part's header (a multi-part file's end with an empty one), then the chunk
+    /// offset tables, within the data; the chunk the greatest offset places ends within the data (its header gives its size: a deep chunk's
+    /// is its packed offset table and sample data). The length is looked at only once every
+    /// range is held: a stream asks for a range only while its answer does not wait for the end.
     static func exrStep(_ input: Input) -> VerifyStep {
         let v = input.view
         let known = input.knownLength ?? .max
         guard v.has(0, 8) else { return .needRange(0..<8) }  // past the end: truncated
-        guard let flags = v.u32le(4), flags & 0x1400 == 0 else { return .unknown }  // multi-part or deep
-        let tiled = flags & 0x200 != 0
-        var compression: UInt8?, window: (width: Int, height: Int)?, tiles: (x: Int, y: Int, mode: UInt8)?, chunkCount: Int?
-        var o = 8
-        for _ in 0..<Budget.exrAttributes {
+        guard let flags = v.u32le(4) else { return .unknown }
+        let multipart = flags & 0x1000 != 0
+        var parts: [EXRPart] = []
+        var part = EXRPart(tiled: flags & 0x200 != 0, deep: flags & 0x800 != 0)
+        var o = 8, attributes = 0
+        while true {
             // Name and type (each NUL-terminated, 255 bytes at most), size, value.
             guard o < known else { return .truncated }
             let head = o..<min(o + 2 * 256 + 4, known)
             guard v.has(head) else { return .needRange(head) }
-            if v.u8(o) == 0 { break }  // the end of the header
+            if v.u8(o) == 0 {
+                // The end of a header: of the only one, or of a part's (an empty header, a
+                // second NUL, ends a multi-part file's).
+                o += 1
+                parts.append(part)
+                part = EXRPart()
+                guard multipart, parts.count <= Budget.exrAttributes else { break }
+                guard o < known else { return .truncated }
+                guard v.has(o, 1) else { return .needRange(o..<min(o + 2 * 256 + 4, known)) }
+                if v.u8(o) == 0 { o += 1; break }
+                continue
+            }
+            attributes += 1
+            guard attributes <= Budget.exrAttributes else { return .unknown }
             guard let nameEnd = v.find("\0", in: o..<min(head.upperBound, o + 256)),
                   let typeEnd = v.find("\0", in: (nameEnd + 1)..<min(head.upperBound, nameEnd + 257)),
                   let size = v.u32le(typeEnd + 1) else { return head.upperBound == known ? .truncated : .unknown }
             let value = (typeEnd + 5)..<(typeEnd + 5 + Int(size))
-            if v.matches("compression\0", at: o) || v.matches("dataWindow\0", at: o) || v.matches("tiles\0", at: o)
-                || v.matches("chunkCount\0", at: o) {
-                guard v.has(value) else { return .needRange(value) }
-                if v.matches("compression\0", at: o) { compression = v.u8(value.lowerBound) }
-                if v.matches("chunkCount\0", at: o) { chunkCount = v.u32le(value.lowerBound).map { Int(Int32(bitPattern: $0)) } }
-                if v.matches("dataWindow\0", at: o), size == 16 {
-                    let box = (0..<4).map { Int(Int32(bitPattern: v.u32le(value.lowerBound + 4 * $0)!)) }
-                    window = (box[2] - box[0] + 1, box[3] - box[1] + 1)
-                }
-                if v.matches("tiles\0", at: o), size == 9 {
-                    tiles = (Int(v.u32le(value.lowerBound)!), Int(v.u32le(value.lowerBound + 4)!), v.u8(value.lowerBound + 8)! & 0x0F)
-                }
-            }
+            let name = o
             o = value.upperBound
+            let isCompression = v.matches("compression\0", at: name), isWindow = v.matches("dataWindow\0", at: name),
+                isTiles = v.matches("tiles\0", at: name), isCount = v.matches("chunkCount\0", at: name),
+                isType = v.matches("type\0", at: name)
+            guard isCompression || isWindow || isTiles || isCount || isType else { continue }
+            guard v.has(value) else { return .needRange(value) }
+            let at = value.lowerBound
+            if isCompression { part.compression = v.u8(at) }
+            if isCount { part.chunkCount = v.u32le(at).map { Int(Int32(bitPattern: $0)) } }
+            if isWindow, size == 16 {
+                let box = (0..<4).map { Int(Int32(bitPattern: v.u32le(at + 4 * $0)!)) }
+                part.window = (box[2] - box[0] + 1, box[3] - box[1] + 1)
+            }
+            if isTiles, size == 9 {
+                let mode = v.u8(at + 8)!
+                part.tiles = (Int(v.u32le(at)!), Int(v.u32le(at + 4)!), mode & 0x0F, mode >> 4 == 1)
+            }
+            if isType {  // a string of `size` bytes, without a NUL
+                if size == 10, v.matches("tiledimage", at: at) { (part.tiled, part.deep) = (true, false) }
+                if size == 13, v.matches("scanlineimage", at: at) { (part.tiled, part.deep) = (false, false) }
+                if size == 12, v.matches("deepscanline", at: at) { (part.tiled, part.deep) = (false, true) }
+                if size == 8, v.matches("deeptile", at: at) { (part.tiled, part.deep) = (true, true) }
+            }
         }
-        guard v.u8(o) == 0, let window, window.width > 0, window.height > 0 else { return .unknown }
-        // Chunks: stated, or counted from the data window (scan lines: blocks of as many lines as
-        // the compression packs; tiles: one level's grid).
-        var chunks: Int
-        if let chunkCount {
-            chunks = chunkCount
-        } else if tiled {
-            guard let tiles, tiles.mode == 0, tiles.x > 0, tiles.y > 0 else { return .unknown }
-            let grid = ((window.width + tiles.x - 1) / tiles.x).multipliedReportingOverflow(by: (window.height + tiles.y - 1) / tiles.y)
-            guard !grid.overflow else { return .unknown }
-            chunks = grid.partialValue
-        } else {
-            guard let lines = compression.flatMap(exrLinesPerChunk) else { return .unknown }
-            chunks = (window.height + lines - 1) / lines
+        var total = 0
+        for p in parts {
+            guard let chunks = p.chunks, chunks > 0, chunks <= Budget.exrChunks else { return .unknown }
+            total += chunks
         }
-        guard chunks > 0, chunks <= Budget.exrChunks else { return .unknown }
-        let table = (o + 1)..<(o + 1 + 8 * chunks)
+        guard total <= Budget.exrChunks else { return .unknown }
+        let table = o..<(o + 8 * total)
         guard v.has(table) else { return .needRange(table) }  // past the end: truncated
         var last = 0
-        for i in 0..<chunks {
+        for i in 0..<total {
             guard let offset = v.u64(table.lowerBound + 8 * i, bigEndian: false) else { return .unknown }
-            // An offset the writer never filled in (0), or past the end: the data was cut.
-            guard offset >= UInt64(table.upperBound), offset < UInt64(Int.max / 2) else { return .truncated }
+            // 0: a chunk the writer did not write (OpenEXR's Python binding writes a mipmapped
+            // file's first level only); another offset before the chunks is damage.
+            if offset == 0 { continue }
+            guard offset >= UInt64(table.upperBound) else { return .unknown }
+            guard offset < UInt64(Int.max / 2) else { return .truncated }
             last = max(last, Int(offset))
         }
-        // The last chunk's header: its coordinates (a line; a tile's four), then its size.
-        let sizeField = last + (tiled ? 16 : 4)
-        guard v.has(sizeField, 4) else { return .needRange(sizeField..<(sizeField + 4)) }  // past the end: truncated
-        return sizeField + 4 + Int(v.u32le(sizeField)!) <= input.totalLength ? .complete : .truncated
+        guard last > 0 else { return .unknown }
+        // The last chunk's header: a multi-part file's part number, the chunk's coordinates (a
+        // line; a tile's four), then its size, or a deep chunk's three 8-byte sizes (the packed
+        // offset table's and sample data's come first).
+        var header = last
+        var owner = parts[0]
+        if multipart {
+            guard v.has(last, 4) else { return .needRange(last..<(last + 4)) }  // past the end: truncated
+            let index = Int(v.u32le(last)!)
+            guard index < parts.count else { return .unknown }
+            owner = parts[index]
+            header += 4
+        }
+        header += owner.tiled ? 16 : 4
+        let sizes = header..<(header + (owner.deep ? 24 : 4))
+        guard v.has(sizes) else { return .needRange(sizes) }  // past the end: truncated
+        let end: Int
+        if owner.deep {
+            guard let table = v.u64(header, bigEndian: false), let samples = v.u64(header + 8, bigEndian: false),
+                  table < 1 << 48, samples < 1 << 48 else { return .truncated }
+            end = sizes.upperBound + Int(table) + Int(samples)
+        } else {
+            end = sizes.upperBound + Int(v.u32le(header)!)
+        }
+        return end <= input.totalLength ? .complete : .truncated
     }
 
     /// Scan lines a chunk holds, by compression: none, RLE and ZIPS 1; ZIP and PXR24 16; PIZ,
