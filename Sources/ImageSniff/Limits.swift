@@ -57,6 +57,10 @@ enum Budget {
     /// (2 MiB of table).
     static let exrAttributes = 1024
     static let exrChunks = 1 << 18
+    /// Header-and-data units a FITS completeness check follows, and 2,880-byte blocks of one
+    /// header it reads (36 cards each).
+    static let fitsUnits = 1024
+    static let fitsHeaderBlocks = 256
     /// The EBML header bytes searched for Matroska's DocType.
     static let ebmlHeader = 64
     /// Entries one TIFF directory may declare (TIFF, BigTIFF, Exif, MPF, JPEG XR).

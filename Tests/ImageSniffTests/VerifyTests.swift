@@ -17,8 +17,9 @@ struct VerifyTests {
     /// Formats whose header places or sizes everything after it: ICNS (its length), SGI (verbatim
     /// channels, or run-length rows the tables place), Sun raster (rows, or run-length bytes
     /// decoded), XWD, DPX (its file size), OpenEXR (the chunk table and the last chunk), BLP
-    /// (its mipmaps) and Fujifilm RAF (preview, CFA header, CFA data).
-    static let sized: Set<ImageType> = [.icns, .sgi, .sunRaster, .xwd, .dpx, .openEXR, .blp, .raf]
+    /// (its mipmaps), Fujifilm RAF (preview, CFA header, CFA data) and FITS (each header and the
+    /// data its cards size).
+    static let sized: Set<ImageType> = [.icns, .sgi, .sunRaster, .xwd, .dpx, .openEXR, .blp, .raf, .fits]
 
     /// The camera raws checked as TIFFs: their IFDs, SubIFDs (a NEF's or DNG's raw image), JPEG
     /// thumbnails (a CR2's IFD1) and EXIF IFDs, whatever the header's identifier (ORF, RW2).
@@ -704,6 +705,36 @@ struct FarVerifyTests {
         #expect(ImageSniffer.inspect(exr, budget: .verifying).detection.completeness == .complete)
         for cut in [exr.count - 1, exr.count - 100] {
             let short = Array(exr.prefix(cut))
+            #expect(ImageSniffer.inspect(short, budget: .verifying).detection.completeness == .truncated, "cut at \(cut)")
+            VerifyTests.recordDisagreements(short, "cut at \(cut)", chunks: [1460, 65536], lengthKnown: [false, true])
+        }
+    }
+
+    /// A FITS file of an empty primary unit and three 8-bit image extensions of 1000 x 400: the
+    /// second and third extensions' headers lie past the first bytes, and are asked for where
+    /// they lie, from a file and a stream alike.
+    @Test func farFITSExtensions() {
+        var b = ByteBuilder()
+        func header(_ cards: [String]) {
+            var text = cards.map { $0.padding(toLength: 80, withPad: " ", startingAt: 0) }.joined()
+            text += "END".padding(toLength: 80, withPad: " ", startingAt: 0)
+            b.ascii(text.padding(toLength: (text.count + 2879) / 2880 * 2880, withPad: " ", startingAt: 0))
+        }
+        header(["SIMPLE  =                    T", "BITPIX  =                    8", "NAXIS   =                    0", "EXTEND  =                    T"])
+        var starts: [Int] = []
+        for _ in 0..<3 {
+            starts.append(b.bytes.count)
+            header(["XTENSION= 'IMAGE   '", "BITPIX  =                    8", "NAXIS   =                    2",
+                    "NAXIS1  =                 1000", "NAXIS2  =                  400", "PCOUNT  =                    0", "GCOUNT  =                    1"])
+            b.bytes += [UInt8](repeating: 7, count: 400_000)
+            b.zeros((2880 - 400_000 % 2880) % 2880)
+        }
+        let fits = b.bytes
+        #expect(ImageSniffer.inspect(fits, budget: .verifying).detection.completeness == .complete)
+        #expect(ImageSniffer.inspect(Array(fits.prefix(starts[2])), budget: .verifying).detection.completeness == .complete,
+                "cut where a unit ends: whole units")
+        for cut in [starts[2] + 40, starts[2] + 1000, starts[2] + 5760, fits.count - 3000] {
+            let short = Array(fits.prefix(cut))
             #expect(ImageSniffer.inspect(short, budget: .verifying).detection.completeness == .truncated, "cut at \(cut)")
             VerifyTests.recordDisagreements(short, "cut at \(cut)", chunks: [1460, 65536], lengthKnown: [false, true])
         }

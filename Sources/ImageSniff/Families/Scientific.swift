@@ -176,6 +176,52 @@ enum Scientific: FormatFamily {
     }
 }
 
+// MARK: - Whole-file check
+
+extension Scientific {
+    static let verifiers = [Verifier([.fits]) { input, _, _ in fitsStep(input) }]
+
+    /// FITS: each header-and-data unit in turn (the primary one, then every extension whose
+    /// `XTENSION` card follows the last one's 2,880-byte blocks): its header to END, then the
+    /// data its cards size, padded to a whole block, within the data. Bytes after the last unit
+    /// that do not begin an extension say nothing. Headers are read
+    /// block by block where they lie (the length is looked at only once each is held, so that a
+    /// stream asks for them).
+    static func fitsStep(_ input: Input) -> VerifyStep {
+        let v = input.view
+        let known = input.knownLength ?? .max, block = 2880
+        var start = 0
+        for unit in 0..<Budget.fitsUnits {
+            if unit > 0 {
+                guard start < known else { return .complete }
+                let card = start..<min(start + 80, known)
+                guard v.has(card) else { return .needRange(card) }
+                // Fewer than 80 bytes that begin as `XTENSION=` does: an extension cut in its
+                // first card.
+                if card.count < 80 {
+                    let word = Array("XTENSION=".utf8)
+                    return (0..<min(card.count, word.count)).allSatisfy { v.u8(start + $0) == word[$0] } ? .truncated : .complete
+                }
+                guard v.matches("XTENSION=", at: start) else { return .complete }
+            }
+            let header = FITSHeader(v, at: start, blocks: Budget.fitsHeaderBlocks)
+            if let missing = header.missing {
+                // The block that holds the card not held: past the end, the data was cut.
+                guard missing <= known else { return .truncated }
+                let from = missing - 80 - (missing - 80 - start) % block
+                return .needRange(from..<min(from + block, known))
+            }
+            guard let end = header.end, let size = header.dataSize else { return .unknown }
+            let dataStart = (end + block - 1) / block * block
+            // The data padded to whole blocks (astropy warns that a file without all of its
+            // padding "may have been truncated").
+            start = (dataStart + size + block - 1) / block * block
+            guard start <= known else { return .truncated }
+        }
+        return .unknown
+    }
+}
+
 // MARK: - Properties
 
 extension Scientific {
@@ -262,20 +308,49 @@ extension Scientific {
         return .done(p)
     }
 
-    /// The cards of one FITS header that give an image's shape, from `start` to END (at most 8
-    /// blocks of 36 cards).
+    /// The cards of one FITS header that give an image's shape and its data's size, from `start`
+    /// to END (at most `blocks` blocks of 36 cards).
     struct FITSHeader {
         var axes: Int?, axis1: Int?, axis2: Int?, axis3: Int?, bitpix: Int?
         var xtension: String?
         var zimage = false
         var zaxes: Int?, zaxis1: Int?, zaxis2: Int?, zbitpix: Int?
+        /// NAXISn (n, length) as the cards give them; PCOUNT, GCOUNT and GROUPS.
+        var axisLengths: [(Int, Int)] = []
+        var pcount = 0, gcount = 1, groups = false
         /// The offset of the END card's end, when it was reached.
         var end: Int?
         /// The end of the card that was not held, when the cards ran past the bytes held.
         var missing: Int?
 
-        init(_ v: ByteView, at start: Int) {
-            for card in 0..<(36 * 8) {
+        /// Bytes of the data after the header: |BITPIX| / 8 x GCOUNT x (PCOUNT + the product of
+        /// the axes; random groups leave out NAXIS1, which is 0). Nil: not stated, or no data
+        /// holds it.
+        var dataSize: Int? {
+            guard let bitpix, [8, 16, 32, 64].contains(abs(bitpix)), let axes, axes >= 0, axes <= 999 else { return nil }
+            guard axes > 0 else { return 0 }
+            var product = 1
+            for n in (groups && axis1 == 0 ? 2 : 1)...max(axes, 1) {
+                guard let length = axisLengths.last(where: { $0.0 == n })?.1, length >= 0 else { return nil }
+                let (p, overflow) = product.multipliedReportingOverflow(by: length)
+                guard !overflow, p < 1 << 50 else { return nil }
+                product = p
+            }
+            let (size, overflow) = (abs(bitpix) / 8 * gcount).multipliedReportingOverflow(by: pcount + product)
+            return overflow || size >= 1 << 52 || pcount < 0 || gcount < 0 ? nil : size
+        }
+
+        /// The n of a `NAXISn` keyword (1 to 999, then spaces to column 8, then `=`).
+        static func axisNumber(_ v: ByteView, _ o: Int) -> Int? {
+            guard v.u8(o + 8) == UInt8(ascii: "="), let first = v.u8(o + 5), ByteView.isDigit(first) else { return nil }
+            var n = 0, i = o + 5
+            while i < o + 8, let b = v.u8(i), ByteView.isDigit(b) { n = n * 10 + Int(b - 0x30); i += 1 }
+            while i < o + 8 { guard v.u8(i) == 0x20 else { return nil }; i += 1 }
+            return n >= 1 ? n : nil
+        }
+
+        init(_ v: ByteView, at start: Int, blocks: Int = 8) {
+            for card in 0..<(36 * blocks) {
                 let o = start + card * 80
                 guard v.has(o, 80) else { missing = o + 80; return }
                 if v.matches("END     ", at: o) || v.matches("END\u{20}", at: o) && v.all((o + 3)..<(o + 8), equal: 0x20) {
@@ -289,11 +364,21 @@ extension Scientific {
                     if negative { value += 1 }
                     return v.decimal(at: &value).map { negative ? -$0 : $0 }
                 }
+                if v.matches("NAXIS", at: o), let n = Self.axisNumber(v, o) {
+                    if let length = integer() { axisLengths.append((n, length)) }
+                    value = o + 10
+                }
                 if v.matches("BITPIX  =", at: o) { bitpix = integer() }
                 else if v.matches("NAXIS   =", at: o) { axes = integer() }
                 else if v.matches("NAXIS1  =", at: o) { axis1 = integer() }
                 else if v.matches("NAXIS2  =", at: o) { axis2 = integer() }
                 else if v.matches("NAXIS3  =", at: o) { axis3 = integer() }
+                else if v.matches("PCOUNT  =", at: o) { pcount = integer() ?? 0 }
+                else if v.matches("GCOUNT  =", at: o) { gcount = integer() ?? 1 }
+                else if v.matches("GROUPS  =", at: o) {
+                    while let b = v.u8(value), b == 0x20 { value += 1 }
+                    groups = v.u8(value) == UInt8(ascii: "T")
+                }
                 else if v.matches("XTENSION= '", at: o), v.has(o + 11, 8) {
                     xtension = String(decoding: UnsafeRawBufferPointer(start: v.pointer(o + 11, 8), count: 8), as: UTF8.self)
                 }
