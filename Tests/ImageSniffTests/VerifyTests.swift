@@ -21,13 +21,18 @@ struct VerifyTests {
     /// data its cards size).
     static let sized: Set<ImageType> = [.icns, .sgi, .sunRaster, .xwd, .dpx, .openEXR, .blp, .raf, .fits]
 
+    /// JPEG XL containers (a bare codestream is not checked).
+    static let jxlContainers = Set(Manifest.entries.filter { entry in
+        entry.identifier == ImageType.jpegXL.identifier && (try? entry.bytes().prefix(4).elementsEqual([0, 0, 0, 12])) == true
+    }.map(\.file))
+
     /// The camera raws checked as TIFFs: their IFDs, SubIFDs (a NEF's or DNG's raw image), JPEG
     /// thumbnails (a CR2's IFD1) and EXIF IFDs, whatever the header's identifier (ORF, RW2).
     static let tiffRaws: Set<ImageType> = [.dng, .dxoRaw, .cr2, .nef, .nrw, .arw, .sr2, .srf, .pef, .srw, .threeFR, .fff,
                                            .erf, .kodakRaw, .mos, .mef, .iiq, .sonyAXR, .leicaRaw, .orf, .rw2, .rwl, .panasonicRaw]
 
     static let entries = Manifest.entries.filter { entry in
-        guard let type = ImageType(entry.identifier), checked.contains(type) else { return false }
+        guard let type = ImageType(entry.identifier), checked.contains(type) || jxlContainers.contains(entry.file) else { return false }
         // Plain (ASCII) netpbm images and BMPs without a file header are not checked.
         guard let data = try? entry.bytes(), data.count > 2 else { return false }
         if [.pbm, .pgm, .ppm].contains(type) { return [UInt8(ascii: "4"), UInt8(ascii: "5"), UInt8(ascii: "6")].contains(data[1]) }
@@ -97,11 +102,36 @@ struct VerifyTests {
         #expect(detection.type != ImageType(entry.identifier) || detection.completeness == .truncated, "\(entry.file): \(detection)")
     }
 
+    /// cjxl's JPEG reconstruction container holds its codestream in two `jxlp` parts with the
+    /// `jbrd` box between them: cut where a box begins, before the part flagged last (the index's
+    /// high bit), it has whole boxes and is truncated; cut after the last part, it is whole.
+    @Test func jpegXLCodestreamParts() throws {
+        let jxl = try testImage("jxl/jpeg-reconstruction")
+        var starts: [(type: String, at: Int)] = []
+        var o = 0
+        while o + 8 <= jxl.count {
+            let size = jxl[o..<o + 4].reduce(0) { $0 << 8 | Int($1) }
+            starts.append((String(decoding: jxl[o + 4..<o + 8], as: UTF8.self), o))
+            guard size >= 8 else { break }
+            o += size
+        }
+        let parts = starts.filter { $0.type == "jxlp" }
+        try #require(parts.count == 2 && starts.contains { $0.type == "jbrd" }, "\(starts)")
+        for cut in [parts[0].at + 12, starts.first { $0.type == "jbrd" }!.at, parts[1].at] where cut < jxl.count {
+            let short = Array(jxl.prefix(cut))
+            let d = ImageSniffer.inspect(short, budget: .verifying).detection
+            #expect(d.type == .jpegXL && d.completeness == .truncated, "cut at \(cut): \(d)")
+        }
+        #expect(ImageSniffer.inspect(jxl, budget: .verifying).detection.completeness == .complete)
+    }
+
     /// A raw, an icon, a Photoshop image or a JPEG 2000 cut by a tenth is truncated from a file and
     /// from streams (of known length or not) as it is in memory: a raw's SubIFDs and EXIF IFDs, an
     /// icon's directory, a PSD's sections and row counts and a codestream's tile-parts are asked
     /// for as a stream comes to them.
-    @Test(arguments: entries.filter { tiffRaws.union(sized).union([.ico, .cur, .psd, .psb, .jpeg2000]).contains(ImageType($0.identifier)!) })
+    @Test(arguments: entries.filter {
+        tiffRaws.union(sized).union([.ico, .cur, .psd, .psb, .jpeg2000]).contains(ImageType($0.identifier)!) || jxlContainers.contains($0.file)
+    })
     func cutAgrees(_ entry: ManifestEntry) throws {
         let data = try entry.bytes()
         Self.recordDisagreements(Array(data.prefix(data.count - max(1, data.count / 10))), entry.file,

@@ -163,6 +163,37 @@ struct BitReader {
     mutating func bit() -> UInt64? { read(1) }
 }
 
+// MARK: - Whole-file check
+
+extension JPEGXL {
+    /// Whole: a container's top-level boxes end where the data does, and they hold the
+    /// codestream: a `jxlc` box, or `jxlp` parts up to the one whose index is flagged last (its
+    /// high bit). A container cut where a codestream box begins has whole boxes (cjxl's JPEG
+    /// reconstruction writes a part, the `jbrd` box, then the last part). A bare codestream is
+    /// not checked: its frames' sizes lie in entropy-coded headers.
+    static let verifiers = [
+        Verifier([.jpegXL], walk: { v in v.equals(0xFF0A, length: 2) ? nil : FrameWalk(.boxes, at: 0) }) { input, _, walked in
+            let v = input.view
+            if v.equals(0xFF0A, length: 2) { return .unknown }
+            guard let walked else { return .needWalk }
+            let step = Verifier.step(for: walked)
+            guard step == .complete, let length = input.knownLength else { return step }
+            var boxes = Boxes(v, from: 0, to: length)
+            while let box = boxes.next() {
+                if box.type == fourCC("jxlc") { return .complete }
+                if box.type == fourCC("jxlp") {
+                    let index = box.payload..<(box.payload + 4)
+                    guard v.has(index) else { return .needRange(index) }  // past the end: truncated
+                    if v.u32be(box.payload)! & 0x8000_0000 != 0 { return .complete }
+                }
+            }
+            // A box header the data ends within (a 64-bit size cut short) is cut too.
+            if let wanted = boxes.needs?.clamped(to: 0..<length) { return v.has(wanted) ? .truncated : .needRange(wanted) }
+            return .truncated
+        },
+    ]
+}
+
 // MARK: - Properties
 
 extension JPEGXL {
