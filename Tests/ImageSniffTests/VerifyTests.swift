@@ -17,9 +17,9 @@ struct VerifyTests {
     /// Formats whose header places or sizes everything after it: ICNS (its length), SGI (verbatim
     /// channels, or run-length rows the tables place), Sun raster (rows, or run-length bytes
     /// decoded), XWD, DPX (its file size), OpenEXR (the chunk table and the last chunk), BLP
-    /// (its mipmaps), Fujifilm RAF (preview, CFA header, CFA data) and FITS (each header and the
-    /// data its cards size).
-    static let sized: Set<ImageType> = [.icns, .sgi, .sunRaster, .xwd, .dpx, .openEXR, .blp, .raf, .fits]
+    /// (its mipmaps), Fujifilm RAF (preview, CFA header, CFA data), FITS (each header and the
+    /// data its cards size) and DDS (every face's mipmap levels).
+    static let sized: Set<ImageType> = [.icns, .sgi, .sunRaster, .xwd, .dpx, .openEXR, .blp, .raf, .fits, .dds]
 
     /// JPEG XL containers (a bare codestream is not checked).
     static let jxlContainers = Set(Manifest.entries.filter { entry in
@@ -100,6 +100,28 @@ struct VerifyTests {
         let cut = Array(try entry.bytes().prefix(24))
         let detection = ImageSniffer.inspect(cut, budget: .verifying).detection
         #expect(detection.type != ImageType(entry.identifier) || detection.completeness == .truncated, "\(entry.file): \(detection)")
+    }
+
+    /// A DDS whose header states 6 mipmap levels (Pillow's 32 x 32 RGBA, 4 bytes a pixel): whole
+    /// with all of them, and with the first level alone (writers state more levels than they
+    /// write); cut inside a level, truncated. Stated as a cube map of six faces, one face's levels
+    /// are not enough.
+    @Test func ddsMipmapLevels() throws {
+        var dds = try testImage("dds/pillow-rgba")
+        try #require(dds.count == 128 + 32 * 32 * 4)
+        dds[28] = 6  // dwMipMapCount
+        let levels = [16 * 16, 8 * 8, 4 * 4, 2 * 2, 1].map { [UInt8](repeating: 9, count: 4 * $0) }
+        func completeness(_ b: [UInt8]) -> Detection.Completeness { ImageSniffer.inspect(b, budget: .verifying).detection.completeness }
+        #expect(completeness(dds) == .complete, "the first level alone")
+        #expect(completeness(dds + levels[0]) == .complete, "two levels")
+        #expect(completeness(dds + levels[0] + levels[1].prefix(100)) == .truncated, "cut in the third level")
+        let all = dds + levels.joined()
+        #expect(completeness(all) == .complete)
+        #expect(completeness(Array(all.dropLast())) == .truncated)
+        var cube = all
+        cube[113] = 0xFE  // dwCaps2: a cube map with all six faces
+        #expect(completeness(cube) == .truncated)
+        #expect(completeness(cube + [UInt8](repeating: 0, count: 5 * (all.count - 128))) == .complete)
     }
 
     /// cjxl's JPEG reconstruction container holds its codestream in two `jxlp` parts with the

@@ -146,6 +146,7 @@ extension Textures {
     /// the data; only the first when the header says it has no mipmaps. (A BLP0 keeps its
     /// mipmaps in other files.)
     static let verifiers = [
+        Verifier([.dds]) { input, _, _ in ddsStep(input) },
         Verifier([.blp]) { input, _, _ in
             let v = input.view
             let table: Int, mipmapped: Bool
@@ -164,6 +165,80 @@ extension Textures {
             return end <= input.totalLength ? .complete : .truncated
         },
     ]
+}
+
+extension Textures {
+    /// DDS: after the 128-byte header (148 with a DX10 header), each face or array element's
+    /// mipmap levels (each level half the one before, a volume's depth too): 4 x 4 blocks of 8 or
+    /// 16 bytes for block-compressed formats (DXT1-5, BC1-7, ATI1/2), rows of the stated bits a
+    /// pixel otherwise (a palette image: 1,024 bytes of palette first). Whole when the data holds
+    /// every level, or, for one face, ends exactly where a level does (writers state more levels
+    /// than they write: Pillow's palette.dds holds the first of 8). Formats not sized here, or a
+    /// header whose pitch contradicts its bits a pixel, are not checked.
+    static func ddsStep(_ input: Input) -> VerifyStep {
+        let v = input.view
+        guard v.has(0, 128) else { return .needRange(0..<128) }  // the header: past the end, truncated
+        let flags = v.u32le(8)!, height = Int(v.u32le(12)!), width = Int(v.u32le(16)!), pitch = Int(v.u32le(20)!)
+        let depth = Int(v.u32le(24)!), mipmaps = Int(v.u32le(28)!), formatFlags = v.u32le(80)!, code = v.u32be(84)!
+        let bits = Int(v.u32le(88)!), caps2 = v.u32le(112)!
+        guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16, depth <= 1 << 16 else { return .unknown }
+        var start = 128, faces = 1
+        // Bytes of a 4 x 4 block, or bits of a pixel.
+        var block: Int?, pixelBits: Int?
+        if formatFlags & 0x4 != 0 {  // a FourCC
+            switch code {
+            case fourCC("DXT1"), fourCC("ATI1"), fourCC("BC4U"), fourCC("BC4S"): block = 8
+            case fourCC("DXT2"), fourCC("DXT3"), fourCC("DXT4"), fourCC("DXT5"), fourCC("ATI2"), fourCC("BC5U"), fourCC("BC5S"): block = 16
+            case fourCC("DX10"):
+                guard v.has(128, 20) else { return .needRange(128..<148) }  // past the end: truncated
+                let format = v.u32le(128)!, misc = v.u32le(136)!, array = Int(v.u32le(140)!)
+                guard array <= 1 << 12 else { return .unknown }
+                start = 148
+                faces = max(array, 1) * (misc & 0x4 != 0 ? 6 : 1)
+                switch format {
+                case 70...72, 79...81: block = 8  // BC1, BC4
+                case 73...78, 82...84, 94...99: block = 16  // BC2, BC3, BC5, BC6H, BC7
+                case 1...4: pixelBits = 128  // R32G32B32A32
+                case 9...14, 15...18: pixelBits = 64  // R16G16B16A16, R32G32
+                case 23...47, 87, 88, 90, 91: pixelBits = 32  // R10G10B10A2 ... R8G8B8A8, B8G8R8A8/X8
+                case 48...59: pixelBits = 16  // R8G8, R16
+                case 60...65: pixelBits = 8  // R8, A8
+                default: return .unknown
+                }
+            default: return .unknown
+            }
+        } else if formatFlags & 0x20 != 0 {  // palette-indexed: a palette of 256 colours, then bytes
+            start += 1024
+            pixelBits = 8
+        } else if formatFlags & (0x40 | 0x2 | 0x20000 | 0x200) != 0, [8, 16, 24, 32, 64].contains(bits) {  // RGB, alpha, luminance, YUV
+            pixelBits = bits
+            if flags & 0x8 != 0, pitch > 0, pitch != (width * bits + 7) / 8 { return .unknown }  // a pitch that says otherwise
+        } else {
+            return .unknown
+        }
+        if caps2 & 0x200 != 0 {  // a cube map: the faces its flags name (all six when none)
+            let named = (caps2 & 0xFC00).nonzeroBitCount
+            faces *= named == 0 ? 6 : named
+        }
+        let volume = caps2 & 0x200000 != 0 ? max(depth, 1) : 1
+        // Where each level of the first face ends (relative to the data's start).
+        var ends: [Int] = []
+        var size = 0
+        for level in 0..<min(max(mipmaps, 1), 32) {
+            let w = max(width >> level, 1), h = max(height >> level, 1), d = max(volume >> level, 1)
+            if let block {
+                size += (w + 3) / 4 * ((h + 3) / 4) * block * d
+            } else if let pixelBits {
+                size += (w * pixelBits + 7) / 8 * h * d
+            }
+            ends.append(size)
+        }
+        let (all, overflow) = size.multipliedReportingOverflow(by: faces)
+        guard !overflow else { return .truncated }
+        let length = input.totalLength
+        if start + all <= length { return .complete }
+        return faces == 1 && ends.contains(length - start) ? .complete : .truncated
+    }
 }
 
 // MARK: - Properties
