@@ -18,8 +18,9 @@ struct VerifyTests {
     /// channels, or run-length rows the tables place), Sun raster (rows, or run-length bytes
     /// decoded), XWD, DPX (its file size), OpenEXR (the chunk table and the last chunk), BLP
     /// (its mipmaps), Fujifilm RAF (preview, CFA header, CFA data), FITS (each header and the
-    /// data its cards size) and DDS (every face's mipmap levels).
-    static let sized: Set<ImageType> = [.icns, .sgi, .sunRaster, .xwd, .dpx, .openEXR, .blp, .raf, .fits, .dds]
+    /// data its cards size), DDS (every face's mipmap levels) and PCX (its lines, run-length
+    /// decoded).
+    static let sized: Set<ImageType> = [.icns, .sgi, .sunRaster, .xwd, .dpx, .openEXR, .blp, .raf, .fits, .dds, .pcx]
 
     /// JPEG XL containers (a bare codestream is not checked).
     static let jxlContainers = Set(Manifest.entries.filter { entry in
@@ -122,6 +123,27 @@ struct VerifyTests {
         cube[113] = 0xFE  // dwCaps2: a cube map with all six faces
         #expect(completeness(cube) == .truncated)
         #expect(completeness(cube + [UInt8](repeating: 0, count: 5 * (all.count - 128))) == .complete)
+    }
+
+    /// An 8-bit run-length PCX (16 x 4, built from ZSoft's layout): its pixels, then the
+    /// 256-colour palette (0x0C and 768 bytes). Whole with the palette or without one (grey
+    /// images); cut in the palette, or in the pixels (a run's count without its byte), truncated.
+    @Test func pcxPixelsAndPalette() {
+        var b = ByteBuilder()
+        b.u8(0x0A); b.u8(5); b.u8(1); b.u8(8)  // ZSoft, version 5, run-length, 8 bits
+        b.u16le(0); b.u16le(0); b.u16le(15); b.u16le(3); b.u16le(72); b.u16le(72)  // window, dpi
+        b.zeros(48); b.u8(0); b.u8(1); b.u16le(16); b.u16le(1)  // EGA palette, reserved, 1 plane, 16 bytes a line
+        b.zeros(128 - b.bytes.count)
+        for _ in 0..<8 { b.u8(0xC8); b.u8(5) }  // 4 lines of two runs of 8
+        let pixels = b.bytes
+        let palette = [0x0C] + [UInt8](repeating: 0x40, count: 768)
+        func completeness(_ bytes: [UInt8]) -> Detection.Completeness { ImageSniffer.inspect(bytes, budget: .verifying).detection.completeness }
+        #expect(ImageSniffer.inspect(pixels + palette).detection.type == .pcx)
+        #expect(completeness(pixels + palette) == .complete)
+        #expect(completeness(pixels) == .complete, "no palette")
+        #expect(completeness(pixels + palette.prefix(400)) == .truncated, "cut in the palette")
+        #expect(completeness(Array(pixels.dropLast())) == .truncated, "a run's count without its byte")
+        #expect(completeness(Array(pixels.prefix(140))) == .truncated)
     }
 
     /// cjxl's JPEG reconstruction container holds its codestream in two `jxlp` parts with the

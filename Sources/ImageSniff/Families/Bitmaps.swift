@@ -227,6 +227,7 @@ extension Bitmaps {
             return Int(length) <= input.totalLength ? .complete : .truncated
         },
         Verifier([.sgi]) { input, _, _ in sgiStep(input) },
+        Verifier([.pcx]) { input, _, _ in pcxStep(input) },
         Verifier([.sunRaster]) { input, _, _ in sunStep(input) },
         Verifier([.xwd]) { input, _, _ in xwdStep(input) },
     ]
@@ -254,11 +255,41 @@ extension Bitmaps {
         return end <= input.totalLength ? .complete : .truncated
     }
 
+    /// PCX: after the 128-byte header, the planes' lines (bytes per line x planes x height),
+    /// raw or run-length encoded (a byte of 0xC0 or more repeats the next byte its low 6 bits
+    /// times), decoded within the read budget. An 8-bit image's 256-colour palette (0x0C, then
+    /// 768 bytes) after the pixels must be whole when it begins; without one (writers of grey
+    /// images leave it out) the pixels are all.
+    static func pcxStep(_ input: Input) -> VerifyStep {
+        let v = input.view
+        guard v.has(0, 128) else { return .needRange(0..<128) }  // the header: past the end, truncated
+        let encoding = v.u8(2)!, ymin = Int(v.u16le(6)!), ymax = Int(v.u16le(10)!)
+        let planes = Int(v.u8(65)!), lineBytes = Int(v.u16le(66)!)
+        guard ymax >= ymin, planes >= 1, lineBytes >= 1 else { return .unknown }
+        let wanted = lineBytes * planes * (ymax - ymin + 1)
+        let eightBit = v.u8(3) == 8 && planes == 1
+        // After the pixels: the palette cut short, or whole, or none.
+        func palette(_ end: Int) -> VerifyStep {
+            let length = input.totalLength
+            guard eightBit, end < length, length - end < 769 else { return end <= length ? .complete : .truncated }
+            guard v.has(end, 1) else { return .needRange(end..<(end + 1)) }
+            return v.u8(end) == 0x0C ? .truncated : .complete
+        }
+        guard encoding == 1 else {
+            guard case .complete = Verifier.fits(128, wanted, in: input.totalLength) else { return .truncated }
+            return palette(128 + wanted)
+        }
+        return Verifier.decodes(input, from: 128, to: wanted, then: palette) { v, o in
+            guard let byte = v.u8(o) else { return nil }
+            guard byte >= 0xC0 else { return (1, 1) }
+            return v.u8(o + 1) == nil ? nil : (2, Int(byte & 0x3F))
+        }
+    }
+
     /// Sun raster: after the 32-byte header and the colour map, rows padded to 16 bits (types 0,
     /// 1 and 3), or run-length bytes (type 2: `80 00` is one 0x80, `80 n b` is n + 1 bytes b)
-    /// that must decode to as many, within the read budget (the bytes not held are asked for
-    /// from the first of them, as a stream must be). Its length field is not trusted: writers
-    /// give the encoded or the decoded size.
+    /// that must decode to as many, within the read budget. Its length field is not trusted:
+    /// writers give the encoded or the decoded size.
     static func sunStep(_ input: Input) -> VerifyStep {
         let v = input.view
         guard v.has(0, 32) else { return .needRange(0..<32) }  // the header: past the end, truncated
@@ -272,26 +303,13 @@ extension Bitmaps {
         case 2:
             let wanted = rowBytes.multipliedReportingOverflow(by: Int(height))
             guard !wanted.overflow else { return .truncated }
-            // The bytes from `o` on, wanted: past the end, the data was cut.
-            func more(_ o: Int) -> VerifyStep {
-                let known = input.knownLength ?? .max
-                return o >= known ? .truncated : .needRange(o..<min(o + 65536, known))
+            return Verifier.decodes(input, from: start, to: wanted.partialValue) { v, o in
+                guard let byte = v.u8(o) else { return nil }
+                guard byte == 0x80 else { return (1, 1) }
+                guard let count = v.u8(o + 1) else { return nil }
+                if count == 0 { return (2, 1) }
+                return v.u8(o + 2) == nil ? nil : (3, Int(count) + 1)
             }
-            var o = start, produced = 0
-            while produced < wanted.partialValue {
-                guard let byte = v.u8(o) else { return more(o) }
-                guard byte == 0x80 else { produced += 1; o += 1; continue }
-                guard let count = v.u8(o + 1) else { return more(o) }
-                if count == 0 {
-                    produced += 1
-                    o += 2
-                } else {
-                    guard v.u8(o + 2) != nil else { return more(o) }
-                    produced += Int(count) + 1
-                    o += 3
-                }
-            }
-            return .complete
         default:
             return .unknown  // TIFF, IFF or experimental data: not sized here
         }
