@@ -41,6 +41,31 @@ struct FrameWalk: Equatable {
         /// chain may go back only into the first `firstBytes` bytes, which every source holds (a
         /// stream cannot go back further): one that does has no count.
         case tiffIFDs(TIFFLayout, firstBytes: Int)
+        /// Run-length packets that must decode to `remaining` more bytes (a Sun raster's or a
+        /// PCX's pixels); counted, the walk's count is the offset where they end.
+        case runLength(RunLengthCode, remaining: Int)
+    }
+
+    /// The run-length codes a walk decodes.
+    enum RunLengthCode: Equatable {
+        /// Sun raster: `80 00` is one 0x80, `80 n b` is n + 1 bytes b, any other byte itself.
+        case sun
+        /// PCX: a byte of 0xC0 or more repeats the next byte its low 6 bits times.
+        case pcx
+
+        /// The bytes the packet at `i` in `run` takes and makes, and the bytes it needs (when
+        /// `run` holds fewer from `i`, it takes nothing yet).
+        func packet(_ run: UnsafeRawBufferPointer, at i: Int) -> (taken: Int, made: Int, need: Int) {
+            let b = run[i]
+            switch self {
+            case .sun:
+                guard b == 0x80 else { return (1, 1, 1) }
+                guard i + 1 < run.count else { return (0, 0, 2) }
+                return run[i + 1] == 0 ? (2, 1, 2) : (3, Int(run[i + 1]) + 1, 3)
+            case .pcx:
+                return b < 0xC0 ? (1, 1, 1) : (2, Int(b & 0x3F), 2)
+            }
+        }
     }
 
     /// How a walk ended, or what it wants.
@@ -120,7 +145,7 @@ struct FrameWalk: Equatable {
     /// (a larger IFD is read whole).
     var blockSize: Int {
         switch kind {
-        case .gif, .jpeg, .zeros: return 1 << 20
+        case .gif, .jpeg, .zeros, .runLength: return 1 << 20
         case .riffChunks, .pngChunks, .boxes: return 64 << 10
         case .tiffIFDs: return 4096
         }
@@ -296,6 +321,22 @@ struct FrameWalk: Equatable {
                 offset = next
                 return .wants(r)
             }
+        case .runLength(let code, var remaining):
+            let run = v.run(from: offset)
+            var i = 0
+            while remaining > 0, i < run.count {
+                let (taken, made, need) = code.packet(run, at: i)
+                guard taken > 0, i + need <= run.count else {
+                    offset += i
+                    kind = .runLength(code, remaining: remaining)
+                    return .wants(offset..<(offset + need))
+                }
+                i += taken
+                remaining -= made
+            }
+            offset += i
+            kind = .runLength(code, remaining: remaining)
+            return remaining <= 0 ? .counted(offset) : .wants(offset..<(offset + 1))
         case .boxes:
             if let length, offset == length { return lastBoxIsMoof ? .truncated : .counted(frames) }
             guard let size32 = v.u32be(offset), v.has(offset + 4, 4) else { return .wants(offset..<(offset + 8)) }

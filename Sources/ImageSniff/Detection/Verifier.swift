@@ -82,28 +82,6 @@ struct Verifier: Sendable {
         return start + size <= length ? .complete : .truncated
     }
 
-    /// Whether run-length packets from `start` decode to `wanted` bytes within the data:
-    /// `packet` reads one at an offset (the bytes it takes and the bytes it makes; nil: not all
-    /// of it is held). The bytes not held are asked for from the packet on, as a stream must be
-    /// asked; a packet the data ends within, or past the end, was cut. Read no further than the
-    /// read budget allows.
-    /// `then` says what follows the packets, given where they end.
-    static func decodes(_ input: Input, from start: Int, to wanted: Int, then: (Int) -> VerifyStep = { _ in .complete },
-                        packet: (ByteView, Int) -> (taken: Int, made: Int)?) -> VerifyStep {
-        var o = start, made = 0
-        while made < wanted {
-            guard let (taken, count) = packet(input.view, o) else {
-                let known = input.knownLength ?? .max
-                guard o < known else { return .truncated }
-                let rest = o..<min(o + 65536, known)
-                return input.view.has(rest) ? .truncated : .needRange(rest)
-            }
-            o += taken
-            made += count
-        }
-        return then(o)
-    }
-
     /// The verifier of each type.
     static let byType: [ImageType: Verifier] = {
         var table: [ImageType: Verifier] = [:]

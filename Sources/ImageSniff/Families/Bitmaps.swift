@@ -227,8 +227,8 @@ extension Bitmaps {
             return Int(length) <= input.totalLength ? .complete : .truncated
         },
         Verifier([.sgi]) { input, _, _ in sgiStep(input) },
-        Verifier([.pcx]) { input, _, _ in pcxStep(input) },
-        Verifier([.sunRaster]) { input, _, _ in sunStep(input) },
+        Verifier([.pcx], walk: pcxWalk) { input, _, walked in pcxStep(input, walked) },
+        Verifier([.sunRaster], walk: sunWalk) { input, _, walked in sunStep(input, walked) },
         Verifier([.xwd]) { input, _, _ in xwdStep(input) },
     ]
 
@@ -257,17 +257,14 @@ extension Bitmaps {
 
     /// PCX: after the 128-byte header, the planes' lines (bytes per line x planes x height),
     /// raw or run-length encoded (a byte of 0xC0 or more repeats the next byte its low 6 bits
-    /// times), decoded within the read budget. An 8-bit image's 256-colour palette (0x0C, then
-    /// 768 bytes) after the pixels must be whole when it begins; without one (writers of grey
-    /// images leave it out) the pixels are all.
-    static func pcxStep(_ input: Input) -> VerifyStep {
+    /// times: a walk decodes them, over the whole file). An 8-bit image's 256-colour palette
+    /// (0x0C, then 768 bytes) after the pixels must be whole when it begins; without one
+    /// (writers of grey images leave it out) the pixels are all.
+    static func pcxStep(_ input: Input, _ walked: FrameWalk.Progress?) -> VerifyStep {
         let v = input.view
         guard v.has(0, 128) else { return .needRange(0..<128) }  // the header: past the end, truncated
-        let encoding = v.u8(2)!, ymin = Int(v.u16le(6)!), ymax = Int(v.u16le(10)!)
-        let planes = Int(v.u8(65)!), lineBytes = Int(v.u16le(66)!)
-        guard ymax >= ymin, planes >= 1, lineBytes >= 1 else { return .unknown }
-        let wanted = lineBytes * planes * (ymax - ymin + 1)
-        let eightBit = v.u8(3) == 8 && planes == 1
+        guard let (encoding, wanted) = pcxPixels(v) else { return .unknown }
+        let eightBit = v.u8(3) == 8 && v.u8(65) == 1
         // After the pixels: the palette cut short, or whole, or none.
         func palette(_ end: Int) -> VerifyStep {
             let length = input.totalLength
@@ -279,18 +276,30 @@ extension Bitmaps {
             guard case .complete = Verifier.fits(128, wanted, in: input.totalLength) else { return .truncated }
             return palette(128 + wanted)
         }
-        return Verifier.decodes(input, from: 128, to: wanted, then: palette) { v, o in
-            guard let byte = v.u8(o) else { return nil }
-            guard byte >= 0xC0 else { return (1, 1) }
-            return v.u8(o + 1) == nil ? nil : (2, Int(byte & 0x3F))
-        }
+        guard let walked else { return .needWalk }
+        guard case .counted(let end) = walked else { return Verifier.step(for: walked) }
+        return palette(end)
+    }
+
+    /// A PCX's encoding and the bytes of its pixels (bytes per line x planes x rows).
+    static func pcxPixels(_ v: ByteView) -> (encoding: UInt8, bytes: Int)? {
+        guard v.has(0, 128) else { return nil }
+        let ymin = Int(v.u16le(6)!), ymax = Int(v.u16le(10)!), planes = Int(v.u8(65)!), lineBytes = Int(v.u16le(66)!)
+        guard ymax >= ymin, planes >= 1, lineBytes >= 1 else { return nil }
+        return (v.u8(2)!, lineBytes * planes * (ymax - ymin + 1))
+    }
+
+    /// The walk that decodes a run-length PCX's pixels.
+    static func pcxWalk(_ v: ByteView) -> FrameWalk? {
+        guard let (encoding, bytes) = pcxPixels(v), encoding == 1 else { return nil }
+        return FrameWalk(.runLength(.pcx, remaining: bytes), at: 128)
     }
 
     /// Sun raster: after the 32-byte header and the colour map, rows padded to 16 bits (types 0,
     /// 1 and 3), or run-length bytes (type 2: `80 00` is one 0x80, `80 n b` is n + 1 bytes b)
-    /// that must decode to as many, within the read budget. Its length field is not trusted:
-    /// writers give the encoded or the decoded size.
-    static func sunStep(_ input: Input) -> VerifyStep {
+    /// that must decode to as many (a walk decodes them, over the whole file). Its length field
+    /// is not trusted: writers give the encoded or the decoded size.
+    static func sunStep(_ input: Input, _ walked: FrameWalk.Progress?) -> VerifyStep {
         let v = input.view
         guard v.has(0, 32) else { return .needRange(0..<32) }  // the header: past the end, truncated
         guard let width = v.u32be(4), let height = v.u32be(8), let depth = v.u32be(12), depth <= 32,
@@ -301,18 +310,19 @@ extension Bitmaps {
         case 0, 1, 3:
             return Verifier.fits(start, rowBytes, Int(height), in: input.totalLength)
         case 2:
-            let wanted = rowBytes.multipliedReportingOverflow(by: Int(height))
-            guard !wanted.overflow else { return .truncated }
-            return Verifier.decodes(input, from: start, to: wanted.partialValue) { v, o in
-                guard let byte = v.u8(o) else { return nil }
-                guard byte == 0x80 else { return (1, 1) }
-                guard let count = v.u8(o + 1) else { return nil }
-                if count == 0 { return (2, 1) }
-                return v.u8(o + 2) == nil ? nil : (3, Int(count) + 1)
-            }
+            guard let walked else { return sunWalk(v) == nil ? .truncated : .needWalk }  // no walk: more pixels than any data holds
+            return Verifier.step(for: walked)
         default:
             return .unknown  // TIFF, IFF or experimental data: not sized here
         }
+    }
+
+    /// The walk that decodes a run-length Sun raster's pixels.
+    static func sunWalk(_ v: ByteView) -> FrameWalk? {
+        guard let width = v.u32be(4), let height = v.u32be(8), let depth = v.u32be(12), depth <= 32,
+              v.u32be(20) == 2, let mapLength = v.u32be(28) else { return nil }
+        let rows = ((Int(width) * Int(depth) + 15) / 16 * 2).multipliedReportingOverflow(by: Int(height))
+        return rows.overflow ? nil : FrameWalk(.runLength(.sun, remaining: rows.partialValue), at: 32 + Int(mapLength))
     }
 
     /// XWD: the header (its own size), the colour entries (12 bytes each), then the image:

@@ -86,15 +86,44 @@ enum Film: FormatFamily {
 
 extension Film {
     static let verifiers = [
-        Verifier([.dpx]) { input, _, _ in
-            // The file's total size, a field of the header's own byte order (SMPTE 268M);
-            // 0 and all ones are "not given".
-            guard input.view.has(0, 20) else { return .needRange(0..<20) }  // past the end: truncated
-            guard let size = input.view.u32(16, bigEndian: input.view.matches("SDPX")), size != 0, size != .max else { return .unknown }
-            return Int(size) <= input.totalLength ? .complete : .truncated
-        },
+        Verifier([.dpx]) { input, _, _ in dpxStep(input) },
         Verifier([.openEXR]) { input, _, _ in exrStep(input) },
     ]
+
+    /// DPX: the first image element's lines, from its data offset, within the data: samples of
+    /// 8, 16, 32 or 64 bits, 10 or 12 bits packed into 32-bit words, or 10 bits filled three to a
+    /// word (12 bits, one to 16); rows unpadded (writers differ: ffmpeg, oiiotool and
+    /// ImageMagick's 12- and 16-bit rows are not padded to 32 bits), plus the end-of-line padding
+    /// the element states. The header's file size is not trusted: ImageMagick 6 writes an RGB
+    /// image's size for a grey one, and an 8-bit image's for a deeper one. Elements of other
+    /// descriptors (colour difference, user-defined) or run-length encoded are not checked.
+    static func dpxStep(_ input: Input) -> VerifyStep {
+        let v = input.view
+        guard v.has(0, 820) else { return .needRange(0..<820) }  // the first element's fields: past the end, truncated
+        let big = v.matches("SDPX")
+        let width = Int(v.u32(772, bigEndian: big)!), height = Int(v.u32(776, bigEndian: big)!)
+        let descriptor = v.u8(800)!, bits = Int(v.u8(803)!), packing = v.u16(804, bigEndian: big)!, encoding = v.u16(806, bigEndian: big)!
+        let offset = Int(v.u32(808, bigEndian: big)!), padding = v.u32(812, bigEndian: big)!
+        let components: Int
+        switch descriptor {
+        case 1, 2, 3, 4, 6, 8: components = 1  // red, green, blue, alpha, luma, depth
+        case 50: components = 3  // RGB
+        case 51, 52: components = 4  // RGBA, ABGR
+        default: return .unknown
+        }
+        guard encoding == 0, offset >= 768, width > 0, height > 0 else { return .unknown }
+        let samples = width * components
+        var row: Int
+        switch (bits, packing) {
+        case (8, _), (16, _), (32, _), (64, _): row = samples * bits / 8
+        case (10, 1), (10, 2): row = (samples + 2) / 3 * 4
+        case (12, 1), (12, 2): row = samples * 2
+        case (1, 0), (10, 0), (12, 0): row = (samples * bits + 31) / 32 * 4
+        default: return .unknown
+        }
+        if padding != 0 && padding != .max { row += Int(padding) }
+        return Verifier.fits(offset, row, height, in: input.totalLength)
+    }
 
     /// What an OpenEXR part's header says of its chunks.
     struct EXRPart {
