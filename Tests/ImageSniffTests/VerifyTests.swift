@@ -146,6 +146,44 @@ struct VerifyTests {
         #expect(completeness(Array(pixels.prefix(140))) == .truncated)
     }
 
+    /// A reviewer's findings. A FITS primary header of random groups with one axis (NAXIS1 = 0)
+    /// and a DDS whose faces, array and volume size its data near Int.max both trapped; a DX10
+    /// cube map (texconv sets the DX10 cube flag and the caps2 faces both) was counted as 36
+    /// faces, so a whole one was truncated; a JPEG XL container of more boxes than a box walk
+    /// reads before its codestream was truncated.
+    @Test func reviewersHeaders() {
+        func completeness(_ b: [UInt8]) -> Detection.Completeness { ImageSniffer.inspect(b, budget: .verifying).detection.completeness }
+        var fits = ["SIMPLE  =                    T", "BITPIX  =                    8", "NAXIS   =                    1",
+                    "NAXIS1  =                    0", "GROUPS  =                    T", "END"]
+            .map { $0.padding(toLength: 80, withPad: " ", startingAt: 0) }.joined()
+        fits = fits.padding(toLength: 2880, withPad: " ", startingAt: 0)
+        #expect(ImageSniffer.inspect(Array(fits.utf8), budget: .verifying).detection.type == .fits)
+
+        func dds(height: UInt32, width: UInt32, depth: UInt32, caps2: UInt32, format: UInt32, array: UInt32, misc: UInt32) -> [UInt8] {
+            var b = ByteBuilder()
+            b.ascii("DDS "); b.u32le(124); b.u32le(0x1007); b.u32le(height); b.u32le(width); b.u32le(0); b.u32le(depth); b.u32le(1)
+            b.zeros(44); b.u32le(32); b.u32le(0x4); b.ascii("DX10"); b.zeros(20)
+            b.u32le(0x1000); b.u32le(caps2); b.zeros(12)
+            b.u32le(format); b.u32le(3); b.u32le(misc); b.u32le(array); b.u32le(0)
+            return b.bytes
+        }
+        let huge = dds(height: 64477, width: 64545, depth: 54161, caps2: 0x0020_7E00, format: 10, array: 1023, misc: 0)
+        #expect(completeness(huge) == .truncated)
+        // A BC7 cube map of 256 x 256 (one level): six faces of 64 x 64 blocks of 16 bytes.
+        let cube = dds(height: 256, width: 256, depth: 0, caps2: 0xFE00, format: 98, array: 1, misc: 0x4)
+        let faces = [UInt8](repeating: 0x55, count: 6 * 64 * 64 * 16)
+        #expect(completeness(cube + faces) == .complete)
+        #expect(completeness(cube + faces.dropLast(16)) == .truncated)
+
+        var jxl = ByteBuilder()
+        jxl.u32be(12); jxl.ascii("JXL "); jxl.u32be(0x0D0A_870A)
+        jxl.u32be(20); jxl.ascii("ftyp"); jxl.ascii("jxl "); jxl.u32be(0); jxl.ascii("jxl ")
+        for _ in 0..<5000 { jxl.u32be(8); jxl.ascii("free") }
+        jxl.u32be(12); jxl.ascii("jxlc"); jxl.u16be(0xFF0A); jxl.u16be(0)
+        #expect(ImageSniffer.inspect(jxl.bytes).detection.type == .jpegXL)
+        #expect(completeness(jxl.bytes) == .complete, "more boxes than a box walk reads before the codestream")
+    }
+
     /// cjxl's JPEG reconstruction container holds its codestream in two `jxlp` parts with the
     /// `jbrd` box between them: cut where a box begins, before the part flagged last (the index's
     /// high bit), it has whole boxes and is truncated; cut after the last part, it is whole.

@@ -53,17 +53,19 @@ struct FrameWalk: Equatable {
         /// PCX: a byte of 0xC0 or more repeats the next byte its low 6 bits times.
         case pcx
 
-        /// The bytes the packet at `i` in `run` takes and makes, and the bytes it needs (when
-        /// `run` holds fewer from `i`, it takes nothing yet).
-        func packet(_ run: UnsafeRawBufferPointer, at i: Int) -> (taken: Int, made: Int, need: Int) {
-            let b = run[i]
+        /// The bytes a packet takes and makes, and the bytes it needs, given its bytes (`byte(k)`:
+        /// its k-th, nil when not held); one that needs more than are held takes nothing yet.
+        func packet(_ byte: (Int) -> UInt8?) -> (taken: Int, made: Int, need: Int) {
+            guard let b = byte(0) else { return (0, 0, 1) }
             switch self {
             case .sun:
                 guard b == 0x80 else { return (1, 1, 1) }
-                guard i + 1 < run.count else { return (0, 0, 2) }
-                return run[i + 1] == 0 ? (2, 1, 2) : (3, Int(run[i + 1]) + 1, 3)
+                guard let count = byte(1) else { return (0, 0, 2) }
+                if count == 0 { return (2, 1, 2) }
+                return byte(2) == nil ? (0, 0, 3) : (3, Int(count) + 1, 3)
             case .pcx:
-                return b < 0xC0 ? (1, 1, 1) : (2, Int(b & 0x3F), 2)
+                guard b >= 0xC0 else { return (1, 1, 1) }
+                return byte(1) == nil ? (0, 0, 2) : (2, Int(b & 0x3F), 2)
             }
         }
     }
@@ -322,21 +324,30 @@ struct FrameWalk: Equatable {
                 return .wants(r)
             }
         case .runLength(let code, var remaining):
-            let run = v.run(from: offset)
-            var i = 0
-            while remaining > 0, i < run.count {
-                let (taken, made, need) = code.packet(run, at: i)
-                guard taken > 0, i + need <= run.count else {
-                    offset += i
+            while remaining > 0 {
+                // The packets of the run of bytes held from here, then one the run does not hold
+                // whole, from wherever the view holds its bytes (a window may go on past it).
+                let run = v.run(from: offset)
+                var i = 0
+                while remaining > 0, i < run.count {
+                    let (taken, made, _) = code.packet { k in i + k < run.count ? run[i + k] : nil }
+                    guard taken > 0 else { break }
+                    i += taken
+                    remaining -= made
+                }
+                offset += i
+                guard remaining > 0 else { break }
+                let at = offset
+                let (taken, made, need) = code.packet { k in v.u8(at + k) }
+                guard taken > 0 else {
                     kind = .runLength(code, remaining: remaining)
                     return .wants(offset..<(offset + need))
                 }
-                i += taken
+                offset += taken
                 remaining -= made
             }
-            offset += i
             kind = .runLength(code, remaining: remaining)
-            return remaining <= 0 ? .counted(offset) : .wants(offset..<(offset + 1))
+            return .counted(offset)
         case .boxes:
             if let length, offset == length { return lastBoxIsMoof ? .truncated : .counted(frames) }
             guard let size32 = v.u32be(offset), v.has(offset + 4, 4) else { return .wants(offset..<(offset + 8)) }

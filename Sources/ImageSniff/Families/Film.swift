@@ -91,8 +91,8 @@ extension Film {
     ]
 
     /// DPX: the first image element's lines, from its data offset, within the data: samples of
-    /// 8, 16, 32 or 64 bits, 10 or 12 bits packed into 32-bit words, or 10 bits filled three to a
-    /// word (12 bits, one to 16); rows unpadded (writers differ: ffmpeg, oiiotool and
+    /// 8, 16, 32 or 64 bits, 1, 10 or 12 bits packed, or 10 bits filled three to a 32-bit word
+    /// (12 bits, one to 16); rows unpadded (writers differ: ffmpeg, oiiotool and
     /// ImageMagick's 12- and 16-bit rows are not padded to 32 bits), plus the end-of-line padding
     /// the element states. The header's file size is not trusted: ImageMagick 6 writes an RGB
     /// image's size for a grey one, and an 8-bit image's for a deeper one. Elements of other
@@ -118,7 +118,7 @@ extension Film {
         case (8, _), (16, _), (32, _), (64, _): row = samples * bits / 8
         case (10, 1), (10, 2): row = (samples + 2) / 3 * 4
         case (12, 1), (12, 2): row = samples * 2
-        case (1, 0), (10, 0), (12, 0): row = (samples * bits + 31) / 32 * 4
+        case (1, 0), (10, 0), (12, 0): row = (samples * bits + 7) / 8  // packed; a writer may pad rows to 32 bits
         default: return .unknown
         }
         if padding != 0 && padding != .max { row += Int(padding) }
@@ -194,7 +194,8 @@ extension Film {
                 o += 1
                 parts.append(part)
                 part = EXRPart()
-                guard multipart, parts.count <= Budget.exrAttributes else { break }
+                guard multipart else { break }
+                guard parts.count <= Budget.exrAttributes else { return .unknown }
                 guard o < known else { return .truncated }
                 guard v.has(o, 1) else { return .needRange(o..<min(o + 2 * 256 + 4, known)) }
                 if v.u8(o) == 0 { o += 1; break }

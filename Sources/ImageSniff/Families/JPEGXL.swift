@@ -179,7 +179,9 @@ extension JPEGXL {
             let step = Verifier.step(for: walked)
             guard step == .complete, let length = input.knownLength else { return step }
             var boxes = Boxes(v, from: 0, to: length)
+            var count = 0
             while let box = boxes.next() {
+                count += 1
                 if box.type == fourCC("jxlc") { return .complete }
                 if box.type == fourCC("jxlp") {
                     let index = box.payload..<(box.payload + 4)
@@ -189,7 +191,7 @@ extension JPEGXL {
             }
             // A box header the data ends within (a 64-bit size cut short) is cut too.
             if let wanted = boxes.needs?.clamped(to: 0..<length) { return v.has(wanted) ? .truncated : .needRange(wanted) }
-            return .truncated
+            return count >= Budget.boxes ? .unknown : .truncated
         },
     ]
 }

@@ -330,8 +330,11 @@ extension Scientific {
             guard let bitpix, [8, 16, 32, 64].contains(abs(bitpix)), let axes, axes >= 0, axes <= 999 else { return nil }
             guard axes > 0 else { return 0 }
             var product = 1
-            for n in (groups && axis1 == 0 ? 2 : 1)...max(axes, 1) {
-                guard let length = axisLengths.last(where: { $0.0 == n })?.1, length >= 0 else { return nil }
+            let first = groups && axis1 == 0 ? 2 : 1
+            guard first <= axes else { return nil }
+            let lengths = Dictionary(axisLengths, uniquingKeysWith: { $1 })
+            for n in first...axes {
+                guard let length = lengths[n], length >= 0 else { return nil }
                 let (p, overflow) = product.multipliedReportingOverflow(by: length)
                 guard !overflow, p < 1 << 50 else { return nil }
                 product = p

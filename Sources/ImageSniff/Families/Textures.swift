@@ -216,7 +216,7 @@ extension Textures {
         } else {
             return .unknown
         }
-        if caps2 & 0x200 != 0 {  // a cube map: the faces its flags name (all six when none)
+        if caps2 & 0x200 != 0, start == 128 {  // a cube map: the faces its flags name (all six when none; a DX10 header counts them)
             let named = (caps2 & 0xFC00).nonzeroBitCount
             faces *= named == 0 ? 6 : named
         }
@@ -236,7 +236,7 @@ extension Textures {
         let (all, overflow) = size.multipliedReportingOverflow(by: faces)
         guard !overflow else { return .truncated }
         let length = input.totalLength
-        if start + all <= length { return .complete }
+        if all <= length - start { return .complete }
         return faces == 1 && ends.contains(length - start) ? .complete : .truncated
     }
 }
