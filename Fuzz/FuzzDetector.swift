@@ -44,6 +44,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                                                               properties: properties, budget: budget)
         // Through a file: the reads a FileSniffer makes give what the bytes give.
         problems += DetectionInvariants.fileViolations(whole, scratchPath: scratchPath, budget: budget)
+        unlink(scratchPath)  // left behind, one file a run would pile up in /tmp
     }
     if !problems.isEmpty { fatalError("invariant violated: " + problems.joined(separator: "; ")) }
     return 0

@@ -129,10 +129,12 @@ public enum IMGSniffBinary {
                        errURL: errURL)
     }
 
-    /// The state directory (journals, journal key) of every run that does not set its own.
+    /// The state directory (journals, journal key) of every run that does not set its own,
+    /// removed when the test process exits.
     public static let stateHome: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-test-state-\(getpid())")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { Trees.removeDeep(IMGSniffBinary.stateHome.path) }
         return url
     }()
 

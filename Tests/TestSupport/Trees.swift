@@ -75,6 +75,7 @@ public enum Trees {
         guard fd >= 0 else { return }
         remove(fd)
         close(fd)
+        rmdir(path)
     }
 
     /// Every entry of a directory (not recursive), by raw name, with its bytes.

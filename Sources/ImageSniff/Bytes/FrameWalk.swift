@@ -1,7 +1,8 @@
 // Walks over the whole data: a GIF's frames are known only by walking every block of every frame
 // to the trailer, an animated WebP's by walking its chunks; whether a file is whole (`verify`) by
 // walking its structure to its end marker (a JPEG's EOI after the entropy-coded scans, a PNG's
-// IEND, an ISO BMFF file's boxes to its length); a TIFF's pages by following its IFD chain. Such a
+// IEND, an ISO BMFF file's boxes to its length, a Sun raster's or PCX's run-length pixels); a
+// TIFF's pages by following its IFD chain. Such a
 // walk is resumable: it holds its position and count, not the bytes, so a driver serves it block
 // by block (a file in reads of `blockSize`, a stream as its chunks come, memory at once) and forgets each block once passed. It covers at most
 // `ReadBudget.bytesSkipped` bytes of the data past its start (every byte with

@@ -142,9 +142,9 @@ enum Textures: FormatFamily {
 // MARK: - Whole-file check
 
 extension Textures {
-    /// Whole: every mipmap a BLP1 or BLP2 header places (16 offsets, then 16 sizes) ends within
-    /// the data; only the first when the header says it has no mipmaps. (A BLP0 keeps its
-    /// mipmaps in other files.)
+    /// Whole: a DDS's levels (`ddsStep`); every mipmap a BLP1 or BLP2 header places (16
+    /// offsets, then 16 sizes) ends within the data, only the first when the header says it has
+    /// no mipmaps. (A BLP0 keeps its mipmaps in other files.)
     static let verifiers = [
         Verifier([.dds]) { input, _, _ in ddsStep(input) },
         Verifier([.blp]) { input, _, _ in
@@ -165,9 +165,7 @@ extension Textures {
             return end <= input.totalLength ? .complete : .truncated
         },
     ]
-}
 
-extension Textures {
     /// DDS: after the 128-byte header (148 with a DX10 header), each face or array element's
     /// mipmap levels (each level half the one before, a volume's depth too): 4 x 4 blocks of 8 or
     /// 16 bytes for block-compressed formats (DXT1-5, BC1-7, ATI1/2), rows of the stated bits a
