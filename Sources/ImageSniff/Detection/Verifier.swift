@@ -69,6 +69,25 @@ struct Verifier: Sendable {
         }
     }
 
+    /// A boxed codestream's check (JPEG 2000's JP2, JPEG XL's container) once the box walk has
+    /// found the top-level boxes whole: each box in turn to `box` (nil: on to the next), then
+    /// `otherwise`. A box header the data ends within (a 64-bit size cut short) is cut; past the
+    /// boxes a walk reads (`Budget.boxes`), nothing is said.
+    static func boxes(_ input: Input, walked: FrameWalk.Progress?, box decide: (Box) -> VerifyStep?,
+                      otherwise: () -> VerifyStep) -> VerifyStep {
+        guard let walked else { return .needWalk }
+        let step = step(for: walked)
+        guard step == .complete, let length = input.knownLength else { return step }
+        var boxes = Boxes(input.view, from: 0, to: length)
+        var count = 0
+        while let box = boxes.next() {
+            count += 1
+            if let answer = decide(box) { return answer }
+        }
+        if let wanted = boxes.needs?.clamped(to: 0..<length) { return input.view.has(wanted) ? .truncated : .needRange(wanted) }
+        return count >= Budget.boxes ? .unknown : otherwise()
+    }
+
     /// Whether `start` bytes and `factors` multiplied (a raster's rows, columns and bytes per
     /// pixel) fit in `length` bytes: complete, or truncated (also when the product overflows:
     /// no data holds it).

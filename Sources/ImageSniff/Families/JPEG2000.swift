@@ -49,19 +49,16 @@ extension JPEG2000 {
         Verifier([.jpeg2000], walk: { v in v.equals(0xFF4F_FF51, length: 4) ? nil : FrameWalk(.boxes, at: 0) }) { input, _, walked in
             let v = input.view
             if v.equals(0xFF4F_FF51, length: 4) { return codestreamStep(input) }
-            guard let walked else { return .needWalk }
-            let step = Verifier.step(for: walked)
-            guard step == .complete, let length = input.knownLength else { return step }
-            var boxes = Boxes(v, from: 0, to: length)
             var codestream = false
-            while let box = boxes.next() {
-                guard box.type == fourCC("jp2c") else { continue }
+            return Verifier.boxes(input, walked: walked, box: { box in
+                guard box.type == fourCC("jp2c") else { return nil }
                 if v.u32be(box.start) == 0 { return endsWithEOC(input) }
                 codestream = true
-            }
-            if let wanted = boxes.needs { return .needRange(wanted.clamped(to: 0..<length)) }
-            let brand = v.u32be(20)
-            return codestream || (brand != fourCC("jp2 ") && brand != fourCC("jph ")) ? .complete : .truncated
+                return nil
+            }, otherwise: {
+                let brand = v.u32be(20)
+                return codestream || (brand != fourCC("jp2 ") && brand != fourCC("jph ")) ? .complete : .truncated
+            })
         },
     ]
 

@@ -175,23 +175,13 @@ extension JPEGXL {
         Verifier([.jpegXL], walk: { v in v.equals(0xFF0A, length: 2) ? nil : FrameWalk(.boxes, at: 0) }) { input, _, walked in
             let v = input.view
             if v.equals(0xFF0A, length: 2) { return .unknown }
-            guard let walked else { return .needWalk }
-            let step = Verifier.step(for: walked)
-            guard step == .complete, let length = input.knownLength else { return step }
-            var boxes = Boxes(v, from: 0, to: length)
-            var count = 0
-            while let box = boxes.next() {
-                count += 1
+            return Verifier.boxes(input, walked: walked, box: { box in
                 if box.type == fourCC("jxlc") { return .complete }
-                if box.type == fourCC("jxlp") {
-                    let index = box.payload..<(box.payload + 4)
-                    guard v.has(index) else { return .needRange(index) }  // past the end: truncated
-                    if v.u32be(box.payload)! & 0x8000_0000 != 0 { return .complete }
-                }
-            }
-            // A box header the data ends within (a 64-bit size cut short) is cut too.
-            if let wanted = boxes.needs?.clamped(to: 0..<length) { return v.has(wanted) ? .truncated : .needRange(wanted) }
-            return count >= Budget.boxes ? .unknown : .truncated
+                guard box.type == fourCC("jxlp") else { return nil }
+                let index = box.payload..<(box.payload + 4)
+                guard v.has(index) else { return .needRange(index) }  // past the end: truncated
+                return v.u32be(box.payload)! & 0x8000_0000 != 0 ? .complete : nil
+            }, otherwise: { .truncated })
         },
     ]
 }
