@@ -80,14 +80,19 @@ struct PropertiesTests {
         #expect(sized * 100 >= total * 95, "sized \(sized) of \(total); not sized: \(unsized.joined(separator: ", "))")
     }
 
-    /// When identify is installed, the record is what it says now (the record is not stale).
+    /// When identify is installed, the record is what it says now (the record is not stale). Rows
+    /// of coders this identify lacks (Debian's plain imagemagick package reads no OpenEXR, SVG,
+    /// DjVu or WMF: it prints nothing) are passed over; most rows are compared.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/identify")))
     func recordMatchesIdentify() throws {
+        var compared = 0
         for row in IdentifyRow.rows.prefix(400) {
             let out = try toolOutput("/usr/bin/identify", ["-format", "%w %h %n %m\n", row.operand])
-            let first = out.split(separator: "\n").first.map(String.init) ?? ""
+            guard let first = out.split(separator: "\n").first.map(String.init) else { continue }
+            compared += 1
             #expect(first == "\(row.width) \(row.height) \(row.frames) \(row.coder)", "\(row.file): identify now says \(first)")
         }
+        #expect(compared * 5 >= min(400, IdentifyRow.rows.count) * 4, "identify read \(compared) of the recorded files")
     }
 }
 
