@@ -355,6 +355,7 @@ make jxl/animated-cjxl             public.jpeg-xl yes -- cjxl --quiet $S/anim.gi
 make jxr/jxrencapp                 com.microsoft.jpeg-xr no -- JxrEncApp -i $S/rose.bmp -o @OUT.jxr@ -q 80
 make jxr/jxrencapp-lossless        com.microsoft.jpeg-xr no -- JxrEncApp -i $S/rose.bmp -o @OUT.jxr@ -q 1
 make jxr/imagecodecs-jxrlib        com.microsoft.jpeg-xr no -- "${PE[@]}" ic jpegxr $S/rose.png @OUT@
+make jxr/jxrencapp-planar-alpha    com.microsoft.jpeg-xr no -- bash -c "convert $S/alpha.png -compress none -depth 8 TIFF:@OUT@.tif && JxrEncApp -i @OUT@.tif -o @OUT@.jxr -a 2 -q 1 && mv @OUT@.jxr @OUT@ && rm @OUT@.tif"
 
 # ================================================================ WebP
 make webp/lossy-cwebp              org.webmproject.webp no -- cwebp -quiet -q 75 $S/rose.png -o @OUT@
@@ -469,6 +470,7 @@ make dds/pillow-dxt1               com.microsoft.dds no -- "${PE[@]}" pil $S/ros
 synth ktx/ktx1-rgba8               org.khronos.ktx no 'KTX 1.1: identifier, endianness 0x04030201, GL_RGBA/GL_RGBA8 8x8, 1 face, 1 mip, KTXorientation key/value, imageSize + texels' -- "${SY[@]}" ktx @OUT@
 synth ktx/ktx2-rgba8               org.khronos.ktx2 no 'KTX 2.0: identifier, vkFormat 37 R8G8B8A8_UNORM 8x8, index, level index, basic DFD, KTXwriter key/value, level data' -- "${SY[@]}" ktx2 @OUT@
 synth astc/astcenc-4x4             org.khronos.astc no '.astc 16-byte header (13 AB A1 5C, 4x4x1 blocks, 32x32x1) around 128-bit blocks compressed by the real ARM astc-encoder (astc-encoder-py)' -- "${SY[@]}" astc-header @OUT@ $S/rose.astcblocks 4 4 32 32
+make astc/astcenc-cli-6x6          org.khronos.astc no -- astcenc -cl $S/rose.png @OUT.astc@ 6x6 -medium
 synth astc/void-extent             org.khronos.astc no '.astc header + four hand-made void-extent (constant colour) 4x4 blocks, 8x8 image' -- "${SY[@]}" astc-void @OUT@
 make ktx/pkm-etc1tool              com.ericsson.pkm no -- etc1tool $S/rose.png --encode -o @OUT@
 synth pvr/pvr3-rgba8888            public.pvr no 'PVR v3 52-byte header (0x03525650, pixel format rgba8888, 8x8, 1 surface/face/mip, no metadata) + texels' -- "${SY[@]}" pvr3 @OUT@

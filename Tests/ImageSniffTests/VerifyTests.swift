@@ -11,16 +11,18 @@ struct VerifyTests {
     /// The formats with a whole-file check.
     static let checked: Set<ImageType> = Set<ImageType>([.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff,
                                           .bmp, .qoi, .farbfeld, .pbm, .pgm, .ppm, .pam, .pfm, .phm,
-                                          .mpeg4, .mpeg4Audio, .quickTime, .threeGPP, .ico, .cur, .psd, .psb, .jpeg2000])
+                                          .mpeg4, .mpeg4Audio, .quickTime, .threeGPP, .cr3, .crm, .ico, .cur, .psd, .psb, .jpeg2000])
                                           .union(tiffRaws).union(sized)
 
     /// Formats whose header places or sizes everything after it: ICNS (its length), SGI (verbatim
     /// channels, or run-length rows the tables place), Sun raster (rows, or run-length bytes
     /// decoded), XWD, DPX (its file size), OpenEXR (the chunk table and the last chunk), BLP
     /// (its mipmaps), Fujifilm RAF (preview, CFA header, CFA data), FITS (each header and the
-    /// data its cards size), DDS (every face's mipmap levels) and PCX (its lines, run-length
-    /// decoded).
-    static let sized: Set<ImageType> = [.icns, .sgi, .sunRaster, .xwd, .dpx, .openEXR, .blp, .raf, .fits, .dds, .pcx]
+    /// data its cards size), DDS (every face's mipmap levels), PCX (its lines, run-length
+    /// decoded), Canon CRW (the table its heap's last bytes place), KTX and KTX2 (their levels),
+    /// ASTC (its blocks) and JPEG XR (its image and alpha plane).
+    static let sized: Set<ImageType> = [.icns, .sgi, .sunRaster, .xwd, .dpx, .openEXR, .blp, .raf, .fits, .dds, .pcx,
+                                        .crw, .ktx, .ktx2, .astc, .jpegXR]
 
     /// JPEG XL containers (a bare codestream is not checked).
     static let jxlContainers = Set(Manifest.entries.filter { entry in

@@ -214,9 +214,11 @@ enum CameraRaw: FormatFamily {
 // MARK: - Whole-file check
 
 extension CameraRaw {
-    /// Whole: the parts a Fujifilm RAF header places (big-endian offset and length pairs at 84:
-    /// the JPEG preview, the CFA header, the CFA data) end within the data.
+    /// Whole: a Canon CRW's heap (`crwStep`); the parts a Fujifilm RAF header places (big-endian
+    /// offset and length pairs at 84: the JPEG preview, the CFA header, the CFA data) end within
+    /// the data.
     static let verifiers = [
+        Verifier([.crw]) { input, _, _ in crwStep(input) },
         Verifier([.raf]) { input, _, _ in
             let v = input.view
             guard v.has(0, 108) else { return .needRange(0..<108) }  // the header: past the end, truncated
@@ -229,4 +231,28 @@ extension CameraRaw {
             return end <= input.totalLength ? .complete : .truncated
         },
     ]
+
+    /// CRW: the root heap runs from the header's end to the end of the file, and its last 4
+    /// bytes place its table of records (a count, then 10 bytes a record: tag, size, offset),
+    /// which follows the records' data. Whole when the table lies within the heap and before
+    /// those 4 bytes, and each record kept in the heap lies before the table: a cut file's last
+    /// 4 bytes are image data, which place no such table.
+    static func crwStep(_ input: Input) -> VerifyStep {
+        let v = input.view, length = input.totalLength
+        guard let heap = v.u32le(2).map(Int.init), heap >= 14, length >= heap + 6 else { return .truncated }
+        let last = (length - 4)..<length
+        guard v.has(last) else { return .needRange(last) }
+        let table = heap + Int(v.u32le(last.lowerBound)!)
+        guard table + 2 <= last.lowerBound else { return .truncated }
+        guard v.has(table, 2) else { return .needRange(table..<(table + 2)) }
+        let records = table + 2..<(table + 2 + 10 * Int(v.u16le(table)!))
+        guard records.upperBound <= last.lowerBound else { return .truncated }
+        guard v.has(records) else { return .needRange(records) }
+        for at in stride(from: records.lowerBound, to: records.upperBound, by: 10) {
+            // Bits 14-15 of the tag: 0 keeps the record's data in the heap (1: in the record).
+            guard v.u16le(at)! >> 14 == 0 else { continue }
+            if Int(v.u32le(at + 6)!) + Int(v.u32le(at + 2)!) > table - heap { return .truncated }
+        }
+        return .complete
+    }
 }

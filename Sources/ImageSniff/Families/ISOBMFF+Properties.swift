@@ -24,13 +24,15 @@ extension ISOBMFF {
             }
             return itemDataStep(input, needsItems: !sequences.contains(type))
         },
-        // A movie or audio file: the top-level boxes end where the data does (an `mdat` cut
-        // short runs past it; a `moof` last has lost its `mdat`), its samples are placed by a
+        // A movie or audio file, and Canon's CR3 raw and CRM movie (a `moov` whose tracks place
+        // the raw image, its previews and metadata in the `mdat`): the top-level boxes end where
+        // the data does (an `mdat` cut short runs past it; a `moof` last has lost its `mdat`),
+        // its samples are placed by a
         // `moov` (a fragmented file's too, an empty one before its `moof` boxes): a file without
         // one was cut before it; and its chunks start within the data (a file cut where the
         // `mdat` after a `moov` begins has whole boxes). After damage past the last box (bytes
         // that cannot be a box), the `moov` and its chunks are checked still.
-        Verifier([.mpeg4, .mpeg4Audio, .quickTime, .threeGPP], walk: { _ in FrameWalk(.boxes, at: 0) }) { input, _, walked in
+        Verifier([.mpeg4, .mpeg4Audio, .quickTime, .threeGPP, .cr3, .crm], walk: { _ in FrameWalk(.boxes, at: 0) }) { input, _, walked in
             guard let walked else { return .needWalk }
             let step = Verifier.step(for: walked)
             if step == .truncated { return .truncated }

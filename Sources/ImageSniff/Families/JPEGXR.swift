@@ -39,3 +39,37 @@ extension JPEGXR {
         return .done(p)
     }
 }
+
+// MARK: - Whole-file check
+
+extension JPEGXR {
+    static let verifiers = [Verifier([.jpegXR]) { input, _, _ in verify(input) }]
+
+    /// Whole: the coded image and its alpha plane end within the data, where the first directory
+    /// places them (ImageOffset 0xBCC0 and ImageByteCount 0xBCC1; AlphaOffset 0xBCC2 and
+    /// AlphaByteCount 0xBCC3). jxrlib's encoder (JxrEncApp) writes the alpha plane's end where
+    /// its byte count belongs: a count past the offset may be either. A directory without the
+    /// image's place is not checked.
+    static func verify(_ input: Input) -> VerifyStep {
+        let v = input.view
+        guard let ifd0 = v.u32le(4) else { return .needRange(0..<8) }  // past the end: truncated
+        let layout = TIFFLayout(bigEndian: false, bigTIFF: false, base: 0)
+        let ifd: IFD
+        switch IFD.read(v, at: Int(ifd0), layout) {
+        case .ok(let read): ifd = read
+        case .needs(let r): return .needRange(r)
+        case .bad: return .unknown
+        }
+        func place(_ offsetTag: UInt16, _ countTag: UInt16) -> (offset: Int, count: Int)? {
+            guard let offset = ifd.entry(v, tag: offsetTag)?.inlineScalar(v, layout),
+                  let count = ifd.entry(v, tag: countTag)?.inlineScalar(v, layout) else { return nil }
+            return (offset, count)
+        }
+        guard let image = place(0xBCC0, 0xBCC1) else { return .unknown }
+        var end = image.offset + image.count
+        if let alpha = place(0xBCC2, 0xBCC3) {
+            end = max(end, alpha.count > alpha.offset ? alpha.count : alpha.offset + alpha.count)
+        }
+        return end <= input.totalLength ? .complete : .truncated
+    }
+}

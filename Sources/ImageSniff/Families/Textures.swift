@@ -142,11 +142,26 @@ enum Textures: FormatFamily {
 // MARK: - Whole-file check
 
 extension Textures {
-    /// Whole: a DDS's levels (`ddsStep`); every mipmap a BLP1 or BLP2 header places (16
+    /// Whole: a DDS's levels (`ddsStep`), a KTX's (`ktxStep`, `ktx2Step`); an ASTC file's
+    /// blocks (16 bytes each, the image's size over the block's on each axis, rounded up);
+    /// every mipmap a BLP1 or BLP2 header places (16
     /// offsets, then 16 sizes) ends within the data, only the first when the header says it has
     /// no mipmaps. (A BLP0 keeps its mipmaps in other files.)
     static let verifiers = [
         Verifier([.dds]) { input, _, _ in ddsStep(input) },
+        Verifier([.ktx]) { input, _, _ in ktxStep(input) },
+        Verifier([.ktx2]) { input, _, _ in ktx2Step(input) },
+        Verifier([.astc]) { input, _, _ in
+            let v = input.view
+            guard v.has(0, 16) else { return .needRange(0..<16) }  // past the end: truncated
+            // Blocks of 16 bytes along each axis: the size in 24 bits over the block's side.
+            let blocks = (0..<3).map { axis -> Int in
+                let side = Int(v.u8(4 + axis)!), at = 7 + 3 * axis
+                let size = Int(v.u8(at)!) | Int(v.u8(at + 1)!) << 8 | Int(v.u8(at + 2)!) << 16
+                return (size + side - 1) / side
+            }
+            return Verifier.fits(16, blocks[0], blocks[1], blocks[2], 16, in: input.totalLength)
+        },
         Verifier([.blp]) { input, _, _ in
             let v = input.view
             let table: Int, mipmapped: Bool
@@ -165,6 +180,55 @@ extension Textures {
             return end <= input.totalLength ? .complete : .truncated
         },
     ]
+
+    /// KTX 1: after the 64-byte header and its key/value data, each mipmap level: its size (4
+    /// bytes, in the header's byte order), then its data: that size padded to 4 bytes, or six
+    /// faces of it for a cube map that is not an array (whose size is one face's). The last
+    /// level's padding may be left out.
+    static func ktxStep(_ input: Input) -> VerifyStep {
+        let v = input.view, length = input.totalLength
+        guard v.has(0, 64) else { return .needRange(0..<64) }  // past the end: truncated
+        let bigEndian: Bool
+        switch v.u32le(12)! {
+        case 0x0403_0201: bigEndian = false
+        case 0x0102_0304: bigEndian = true
+        default: return .unknown
+        }
+        func field(_ at: Int) -> Int { Int(v.u32(at, bigEndian: bigEndian)!) }
+        let levels = max(1, field(56))
+        guard levels <= 32 else { return .unknown }  // 2^32 pixels a side have 33 levels at most
+        let cube = field(52) == 6 && field(48) == 0
+        var at = 64 + field(60)
+        for level in 1...levels {
+            guard at + 4 <= length else { return .truncated }
+            guard v.has(at, 4) else { return .needRange(at..<(at + 4)) }
+            let size = field(at), padded = (size + 3) & ~3
+            let end = at + 4 + (cube ? 5 * padded + size : size)
+            if level == levels { return end <= length ? .complete : .truncated }
+            at += 4 + (cube ? 6 : 1) * padded
+        }
+        return .unknown
+    }
+
+    /// KTX 2: the data its index places ends within the file: each level's (byte offset and
+    /// length, 8 bytes each, in the level index at 80: one level when the count is 0), the
+    /// data format descriptor's, the key/value data's and the supercompression data's.
+    static func ktx2Step(_ input: Input) -> VerifyStep {
+        let v = input.view
+        guard v.has(0, 80) else { return .needRange(0..<80) }  // past the end: truncated
+        let levels = max(1, Int(v.u32le(40)!))
+        guard levels <= 32 else { return .unknown }
+        let index = 80..<(80 + 24 * levels)
+        guard v.has(index) else { return .needRange(index) }
+        var parts = [(v.u64(64, bigEndian: false)!, v.u64(72, bigEndian: false)!),
+                     (UInt64(v.u32le(48)!), UInt64(v.u32le(52)!)), (UInt64(v.u32le(56)!), UInt64(v.u32le(60)!))]
+        for at in stride(from: index.lowerBound, to: index.upperBound, by: 24) { parts.append((v.u64(at, bigEndian: false)!, v.u64(at + 8, bigEndian: false)!)) }
+        let length = UInt64(input.totalLength)
+        for (offset, size) in parts where size > 0 {
+            guard offset <= length, size <= length - offset else { return .truncated }
+        }
+        return .complete
+    }
 
     /// DDS: after the 128-byte header (148 with a DX10 header), each face or array element's
     /// mipmap levels (each level half the one before, a volume's depth too): 4 x 4 blocks of 8 or
