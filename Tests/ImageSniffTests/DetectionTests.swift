@@ -354,6 +354,23 @@ struct ForeignTestFilesTests {
         #expect(ImageSniffer.inspect(file).properties.width == 32)
     }
 
+    /// An icon or cursor cut before its later images begin (a stranger's partial download of a
+    /// five-size favicon was data): named, and truncated, as long as its first image's header is
+    /// there; cut before that, not named.
+    @Test(arguments: ["ico/imagemagick", "ico/cursor"])
+    func iconCutBeforeItsLaterImages(_ file: String) throws {
+        let icon = try #require(Manifest.entries.first { $0.file == file }).bytes()
+        let type = sniff(icon).type
+        let second = Int(icon[34]) | Int(icon[35]) << 8 | Int(icon[36]) << 16 | Int(icon[37]) << 24
+        let directoryEnd = 6 + 16 * Int(icon[4])
+        try #require(icon[4] >= 2 && second > directoryEnd + 8 && second < icon.count)
+        for n in [second - 1, (directoryEnd + second) / 2, directoryEnd + 8] {
+            let d = sniff(Array(icon.prefix(n)))
+            #expect(d.type == type && d.completeness == .truncated, "\(file) cut to \(n): \(d)")
+        }
+        #expect(sniff(Array(icon.prefix(directoryEnd))).type == .data, "cut where its first image begins")
+    }
+
     /// PGX: a whole 1 x 1 8-bit file is 15 bytes; its header is read as far as it goes.
     @Test func pgxOfOnePixel() throws {
         let one = Array("PG ML + 8 1 1\n".utf8) + [0x7F]

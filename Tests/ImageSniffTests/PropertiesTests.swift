@@ -466,6 +466,29 @@ struct HostilePropertiesTests {
         #expect(depth(bmp(bits: 24, compression: 3, masks: [], header: 64)) == (8, .rgb), "OS/2 Huffman 1D")
     }
 
+    /// A BITMAPV5HEADER's colour space: "MBED" embeds an ICC profile, "LINK" names a profile's
+    /// file (the BMP suite's rgb24lprof.bmp said it had a profile), sRGB has none.
+    @Test func bmpProfileEmbeddedOrLinked() {
+        func bmp(_ space: String, profile: [UInt8]) -> [UInt8] {
+            var b = ByteBuilder()
+            b.ascii("BM"); b.u32le(0); b.u32le(0); b.u32le(14 + 124)
+            b.u32le(124); b.u32le(2); b.u32le(2); b.u16le(1); b.u16le(24); b.u32le(0)
+            b.zeros(20)  // image size, resolution, colours used and important
+            b.zeros(4 * 4)  // the colour masks
+            b.ascii(String(space.reversed()))  // CSType, little-endian
+            b.zeros(36 + 12 + 4)  // endpoints, gamma, intent
+            b.u32le(UInt32(124 + 16)); b.u32le(UInt32(profile.count)); b.u32le(0)  // profile data, size
+            b.zeros(16)  // the pixels: 2 rows of 6 bytes, padded to 8
+            return b.bytes + profile
+        }
+        let linked = bmp("LINK", profile: Array("C:\\temp\\test.icc\0".utf8))
+        let embedded = bmp("MBED", profile: [UInt8](repeating: 0, count: 128))
+        #expect(ImageSniffer.inspect(linked).detection.type == .bmp)
+        #expect(ImageSniffer.inspect(linked).properties.hasICCProfile == false)
+        #expect(ImageSniffer.inspect(embedded).properties.hasICCProfile == true)
+        #expect(ImageSniffer.inspect(bmp("sRGB", profile: [])).properties.hasICCProfile == false)
+    }
+
     /// A GIF of 200,000 one-pixel frames (3 MB): counted by the frame walk within its budget of
     /// bytes passed over; past the budget the count is unknown rather than wrong, and a whole-file
     /// check (`verify`) walks to the end whatever its length.
@@ -664,6 +687,39 @@ struct DisplayedSizeTests {
         put(81, at: clap); put(2, at: clap + 4)  // 81/2 = 40.5 rounds to 41, then turned: 32 x 41
         p = ImageSniffer.inspect(bytes).properties
         #expect(p.width == 32 && p.height == 41, "\(p)")
+    }
+
+    /// A grid codes nothing itself: the tiles' coding (their ICC profile, their hvcC's depth and
+    /// chroma) is the image's, as libheif and exiftool read it (a stranger's iPhone 8 Plus and
+    /// Galaxy S24 Ultra grids, whose profile is on the tiles alone, said they had none). Built by
+    /// hand: a 512 x 256 grid of two 256 x 256 10-bit tiles; the grid's own profile or depth wins.
+    @Test func heifGridTakesItsTilesCoding() throws {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { u16(v >> 16) + u16(v & 0xFFFF) }
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { u32(8 + payload.count) + Array(type.utf8) + payload }
+        func full(_ type: String, _ version: UInt8, _ payload: [UInt8]) -> [UInt8] { box(type, [version, 0, 0, 0] + payload) }
+        func infe(_ id: Int, _ type: String) -> [UInt8] { full("infe", 2, u16(id) + u16(0) + Array(type.utf8) + [0]) }
+        var hvcC = [UInt8](repeating: 0, count: 23)
+        hvcC[0] = 1; hvcC[16] = 0xFC | 1; hvcC[17] = 0xF8 | 2  // 4:2:0, luma 8 + 2 bits
+        func heif(gridProperties: [UInt8]) -> [UInt8] {
+            let ipco = box("ipco", full("ispe", 0, u32(512) + u32(256)) + full("ispe", 0, u32(256) + u32(256))
+                           + box("colr", Array("prof".utf8) + [UInt8](repeating: 0, count: 128)) + box("hvcC", hvcC)
+                           + box("colr", Array("nclx".utf8) + [0, 1, 0, 13, 0, 1, 0x80]) + full("pixi", 0, [3, 8, 8, 8]))
+            let ipma = full("ipma", 0, u32(3) + u16(1) + [UInt8(1 + gridProperties.count), 1] + gridProperties
+                            + u16(2) + [3, 2, 3, 0x84] + u16(3) + [3, 2, 3, 0x84])
+            let meta = full("meta", 0, full("hdlr", 0, u32(0) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+                            + full("pitm", 0, u16(1)) + full("iinf", 0, u16(3) + infe(1, "grid") + infe(2, "hvc1") + infe(3, "hvc1"))
+                            + full("iref", 0, box("dimg", u16(1) + u16(2) + u16(2) + u16(3)))
+                            + box("iprp", ipco + ipma))
+            return box("ftyp", Array("heic".utf8) + u32(0) + Array("mif1heic".utf8)) + meta + box("mdat", [UInt8](repeating: 0, count: 64))
+        }
+        let tiles = ImageSniffer.inspect(heif(gridProperties: []))
+        #expect(tiles.detection.type == .heic)
+        #expect(tiles.properties.width == 512 && tiles.properties.height == 256)
+        #expect(tiles.properties.hasICCProfile == true && tiles.properties.bitDepth == 10 && tiles.properties.colorModel == .rgb)
+        // The grid's own nclx colour and 8-bit pixi: the tiles' profile still counts, not their depth.
+        let own = ImageSniffer.inspect(heif(gridProperties: [5, 6])).properties
+        #expect(own.hasICCProfile == true && own.bitDepth == 8, "\(own)")
     }
 
     /// OpenEXR: the display window is the size; the data window, when it differs, the coded size.

@@ -113,11 +113,12 @@ enum Bitmaps: FormatFamily {
     }
 
     /// ICO and CUR: reserved 0, type 1 (icon) or 2 (cursor), a count, then a 16-byte entry per
-    /// image. Every entry in view must make sense (a size, data after the directory and inside
-    /// the data; for icons, planes 0 or 1 and a real bit count: a cursor keeps its hotspot
-    /// there), and the first image's data, when in view, starts with a bitmap header or a PNG
-    /// signature. A little-endian array of small numbers (a mesh's indices: 0, 1, 2...) passes
-    /// the first six bytes, not the rest.
+    /// image. Every entry in view must make sense (a size, data after the directory; for icons,
+    /// planes 0 or 1 and a real bit count: a cursor keeps its hotspot there), and the first
+    /// image's data, when in view, starts with a bitmap header or a PNG signature. An entry whose
+    /// data starts past the end makes a cut file: the icon, truncated (a partial download of a
+    /// favicon with five sizes was data). A little-endian array of small numbers (a mesh's
+    /// indices: 0, 1, 2...) passes the first six bytes, not the rest.
     static func icoCur(_ input: Input) -> Step {
         let v = input.view
         guard v.u8(1) == 0, let type = v.u16le(2), type == 1 || type == 2 else { return .no }
@@ -128,11 +129,13 @@ enum Bitmaps: FormatFamily {
         guard v.has(6, 16) else { return .need(22, fallback: nil) }
         let directoryEnd = 6 + 16 * Int(count)
         let total = input.totalLength
+        var pastEnd = 0  // the furthest image start past the end of the data, plus one
         for i in 0..<Int(count) {
             let e = 6 + 16 * i
             guard let reserved = v.u8(e + 3), let planes = v.u16le(e + 4), let bits = v.u16le(e + 6),
                   let size = v.u32le(e + 8), let offset = v.u32le(e + 12) else { break }
-            guard size > 0, reserved == 0 || reserved == 255, Int(offset) >= directoryEnd, Int(offset) < total else { return .no }
+            guard size > 0, reserved == 0 || reserved == 255, Int(offset) >= directoryEnd else { return .no }
+            if Int(offset) >= total { pastEnd = max(pastEnd, Int(offset) + 1) }
             if type == 1 { guard planes <= 1, [0, 1, 4, 8, 16, 24, 32].contains(bits) else { return .no } }
         }
         let hit = Hit(type == 1 ? .ico : .cur)
@@ -140,7 +143,9 @@ enum Bitmaps: FormatFamily {
         guard v.has(first, 8) else { return first + 8 <= total ? .need(first + 8, fallback: hit) : .no }
         let header = v.u32le(first)!
         let png = v.equals(0x8950_4E47, length: 4, at: first)
-        return png || [12, 40, 52, 56, 108, 124].contains(header) ? .hit(hit) : .no
+        guard png || [12, 40, 52, 56, 108, 124].contains(header) else { return .no }
+        // Bytes past the end are wanted: the fallback, truncated.
+        return pastEnd > 0 ? .need(pastEnd, fallback: hit) : .hit(hit)
     }
 
     static func icns(_ input: Input) -> Step {
@@ -448,7 +453,9 @@ extension Bitmaps {
             bits = b
             // An alpha mask (V4 and V5 headers, or BI_ALPHABITFIELDS) that is not zero.
             if size >= 56 || compression == 6, let mask = v.u32le(info + 52) { p.hasAlpha = mask != 0 && bits == 32 || (mask != 0 && bits == 16) }
-            if size >= 108, let cs = v.u32le(info + 56) { p.hasICCProfile = cs == 0x4D42_4544 || cs == 0x4C49_4E4B }  // "MBED", "LINK"
+            // The colour space: "MBED" embeds a profile; "LINK" names a profile file (the BMP
+            // suite's rgb24lprof.bmp: C:\temp\test?.icc), which holds none.
+            if size >= 108, let cs = v.u32le(info + 56) { p.hasICCProfile = cs == 0x4D42_4544 }
         }
         p.bitDepth = bits <= 8 ? 8 : bits == 16 ? 5 : 8
         p.colorModel = bits <= 8 ? .indexed : .rgb

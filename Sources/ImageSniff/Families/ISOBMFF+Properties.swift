@@ -209,8 +209,17 @@ extension ISOBMFF {
         var itemTypes: [UInt32: UInt32] = [:]
         var properties: [(type: UInt32, start: Int, end: Int)] = []
         var associations: [UInt32: [Int]] = [:]
+        var firstTile: [UInt32: UInt32] = [:]  // a derived image's first input (`dimg`)
         for box in boxes {
             switch box.type {
+            case fourCC("iref"):
+                // Item references (HEIF 6.4.3 in ISO/IEC 14496-12 8.11.12): 16-bit ids in version 0.
+                let wide = v.u8(box.start + 8) != 0
+                for reference in children(v, from: box.start + 12, to: box.end) where reference.type == fourCC("dimg") {
+                    let id = wide ? v.u32be(reference.start + 8) : v.u16be(reference.start + 8).map(UInt32.init)
+                    let to = reference.start + 8 + (wide ? 4 : 2) + 2
+                    if let id, let tile = wide ? v.u32be(to) : v.u16be(to).map(UInt32.init), to < reference.end { firstTile[id] = tile }
+                }
             case fourCC("pitm"):
                 primary = v.u8(box.start + 8) == 0 ? v.u16be(box.start + 12).map(UInt32.init) : v.u32be(box.start + 12)
             case fourCC("iinf"):
@@ -255,17 +264,38 @@ extension ISOBMFF {
         // quarter turns.
         var transforms: [(clap: (Int, Int)?, turns: Int)] = []
         var display = PlaneTransform()
+        /// What a coded image's properties say of its coding: its profile, depth and colours.
+        func coding(_ property: (type: UInt32, start: Int, end: Int)) {
+            let body = property.start + 8
+            switch property.type {
+            case fourCC("pixi"):
+                if let channels = v.u8(body + 4), channels >= 1, let bits = v.u8(body + 5) {
+                    p.bitDepth = Int(bits)
+                    p.colorModel = channels >= 3 ? .rgb : .gray
+                }
+            case fourCC("colr"):
+                if v.matches("prof", at: body) || v.matches("rICC", at: body) { p.hasICCProfile = true }
+            case fourCC("av1C"):
+                if p.bitDepth == nil, let b = v.u8(body + 2) {
+                    // high_bitdepth and twelve_bit flags.
+                    p.bitDepth = b & 0x40 == 0 ? 8 : (b & 0x20 != 0 ? 12 : 10)
+                    p.colorModel = b & 0x10 != 0 ? .gray : .rgb  // mono_chrome
+                }
+            case fourCC("hvcC"):
+                // chroma_format_idc (0: monochrome) and bitDepthLumaMinus8 (ISO/IEC 14496-15 8.3.3.1).
+                if p.bitDepth == nil, let chroma = v.u8(body + 16), let luma = v.u8(body + 17) {
+                    p.bitDepth = Int(luma & 7) + 8
+                    p.colorModel = chroma & 3 == 0 ? .gray : .rgb
+                }
+            default: break
+            }
+        }
         for index in indices where index >= 1 && index <= properties.count {
             let property = properties[index - 1]
             let body = property.start + 8
             switch property.type {
             case fourCC("ispe"):
                 if let w = v.u32be(body + 4), let h = v.u32be(body + 8) { p.width = Int(w); p.height = Int(h) }
-            case fourCC("pixi"):
-                if let channels = v.u8(body + 4), channels >= 1, let bits = v.u8(body + 5) {
-                    p.bitDepth = Int(bits)
-                    p.colorModel = channels >= 3 ? .rgb : .gray
-                }
             case fourCC("clap"):
                 // The clean aperture (ISO/IEC 14496-12 12.1.4): what a decoder crops to. Its width
                 // and height are fractions, rounded to the nearest pixel (halves up) as libheif
@@ -275,8 +305,6 @@ extension ISOBMFF {
                     let w = (UInt64(wn) + UInt64(wd / 2)) / UInt64(wd), h = (UInt64(hn) + UInt64(hd / 2)) / UInt64(hd)
                     transforms.append((clap: (Int(w), Int(h)), turns: 0))
                 }
-            case fourCC("colr"):
-                if v.matches("prof", at: body) || v.matches("rICC", at: body) { p.hasICCProfile = true }
             case fourCC("irot"):
                 // Anticlockwise quarter turns (already applied to the width and height reported).
                 if let turns = v.u8(body) {
@@ -287,14 +315,16 @@ extension ISOBMFF {
                 // A mirror (HEIF 6.5.12, as ISO/IEC 23008-12:2022 words it): axis 0 exchanges top
                 // and bottom, 1 left and right.
                 if let axis = v.u8(body) { display.mirror(topToBottom: axis & 1 == 0) }
-            case fourCC("av1C"), fourCC("hvcC"):
-                if p.bitDepth == nil, property.type == fourCC("av1C"), let b = v.u8(body + 2) {
-                    // high_bitdepth and twelve_bit flags.
-                    p.bitDepth = b & 0x40 == 0 ? 8 : (b & 0x20 != 0 ? 12 : 10)
-                    p.colorModel = b & 0x10 != 0 ? .gray : .rgb  // mono_chrome
-                }
-            default: break
+            default: coding(property)
             }
+        }
+        // A grid or overlay codes nothing itself: a phone may give its profile to the tiles
+        // alone (an iPhone 8 Plus's and a Galaxy S24 Ultra's grids), which share one coding.
+        if let tile = firstTile[primary], let tileIndices = associations[tile], p.hasICCProfile != true || p.bitDepth == nil {
+            let stated = p
+            for index in tileIndices where index >= 1 && index <= properties.count { coding(properties[index - 1]) }
+            if stated.hasICCProfile == true { p.hasICCProfile = true }
+            if stated.bitDepth != nil { (p.bitDepth, p.colorModel) = (stated.bitDepth, stated.colorModel) }
         }
         // Rotations and mirrors, composed in their order, as the EXIF orientation that does the same.
         if display.isSet { p.orientation = display.exifOrientation }

@@ -234,9 +234,10 @@ extension Textures {
     /// mipmap levels (each level half the one before, a volume's depth too): 4 x 4 blocks of 8 or
     /// 16 bytes for block-compressed formats (DXT1-5, BC1-7, ATI1/2), rows of the stated bits a
     /// pixel otherwise (a palette image: 1,024 bytes of palette first). Whole when the data holds
-    /// every level, or, for one face, ends exactly where a level does (writers state more levels
-    /// than they write: Pillow's palette.dds holds the first of 8). Formats not sized here, or a
-    /// header whose pitch contradicts its bits a pixel, are not checked.
+    /// every level, or, for one face, ends exactly where the first level does (writers state more
+    /// levels than they write: Pillow's palette.dds holds the first of 8; a file that ends where
+    /// a later level does has lost the rest). Formats not sized here, or a header whose pitch
+    /// contradicts its bits a pixel, are not checked.
     static func ddsStep(_ input: Input) -> VerifyStep {
         let v = input.view
         guard v.has(0, 128) else { return .needRange(0..<128) }  // the header: past the end, truncated
@@ -299,7 +300,7 @@ extension Textures {
         guard !overflow else { return .truncated }
         let length = input.totalLength
         if all <= length - start { return .complete }
-        return faces == 1 && ends.contains(length - start) ? .complete : .truncated
+        return faces == 1 && ends.first == length - start ? .complete : .truncated
     }
 }
 
