@@ -156,7 +156,7 @@ extension Textures {
             guard v.has(0, 16) else { return .needRange(0..<16) }  // past the end: truncated
             // Blocks of 16 bytes along each axis: the size in 24 bits over the block's side.
             let blocks = (0..<3).map { axis -> Int in
-                let side = Int(v.u8(4 + axis)!), at = 7 + 3 * axis
+                let side = max(1, Int(v.u8(4 + axis)!)), at = 7 + 3 * axis  // 3-12 (detection checks), never 0
                 let size = Int(v.u8(at)!) | Int(v.u8(at + 1)!) << 8 | Int(v.u8(at + 2)!) << 16
                 return (size + side - 1) / side
             }
@@ -220,9 +220,9 @@ extension Textures {
         guard levels <= 32 else { return .unknown }
         let index = 80..<(80 + 24 * levels)
         guard v.has(index) else { return .needRange(index) }
-        var parts = [(v.u64(64, bigEndian: false)!, v.u64(72, bigEndian: false)!),
-                     (UInt64(v.u32le(48)!), UInt64(v.u32le(52)!)), (UInt64(v.u32le(56)!), UInt64(v.u32le(60)!))]
-        for at in stride(from: index.lowerBound, to: index.upperBound, by: 24) { parts.append((v.u64(at, bigEndian: false)!, v.u64(at + 8, bigEndian: false)!)) }
+        func u64(_ at: Int) -> UInt64 { v.u64(at, bigEndian: false)! }
+        var parts = [(u64(64), u64(72)), (UInt64(v.u32le(48)!), UInt64(v.u32le(52)!)), (UInt64(v.u32le(56)!), UInt64(v.u32le(60)!))]
+        for at in stride(from: index.lowerBound, to: index.upperBound, by: 24) { parts.append((u64(at), u64(at + 8))) }
         let length = UInt64(input.totalLength)
         for (offset, size) in parts where size > 0 {
             guard offset <= length, size <= length - offset else { return .truncated }
