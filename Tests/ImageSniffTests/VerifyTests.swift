@@ -11,7 +11,8 @@ struct VerifyTests {
     /// The formats with a whole-file check.
     static let checked: Set<ImageType> = Set<ImageType>([.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff,
                                           .bmp, .qoi, .farbfeld, .pbm, .pgm, .ppm, .pam, .pfm, .phm,
-                                          .mpeg4, .mpeg4Audio, .quickTime, .threeGPP, .cr3, .crm, .ico, .cur, .psd, .psb, .jpeg2000])
+                                          .mpeg4, .mpeg4Audio, .quickTime, .threeGPP, .cr3, .crm, .ico, .cur, .psd, .psb, .jpeg2000,
+                                          .svg, .pdf])
                                           .union(tiffRaws).union(sized)
 
     /// Formats whose header places or sizes everything after it: ICNS (its length), SGI (verbatim
@@ -40,6 +41,8 @@ struct VerifyTests {
         guard let data = try? entry.bytes(), data.count > 2 else { return false }
         if [.pbm, .pgm, .ppm].contains(type) { return [UInt8(ascii: "4"), UInt8(ascii: "5"), UInt8(ascii: "6")].contains(data[1]) }
         if type == .bmp { return data[0] == UInt8(ascii: "B") && data[1] == UInt8(ascii: "M") && !notBMPWhenCut.contains(entry.file) }
+        // SVGZ (gzip) and UTF-16 text are not checked.
+        if type == .svg { return data[0] != 0x1F && ![0x00, 0xFE, 0xFF].contains(data[0]) && data[1] != 0 }
         return true
     }
 
@@ -127,6 +130,48 @@ struct VerifyTests {
         cube[113] = 0xFE  // dwCaps2: a cube map with all six faces
         #expect(completeness(cube) == .truncated)
         #expect(completeness(cube + [UInt8](repeating: 0, count: 5 * (all.count - 128))) == .complete)
+    }
+
+    /// SVG: whole when the root's end tag ends it, before white space, comments and processing
+    /// instructions; a namespace prefix is the root's too. Cut after another end tag, or inside
+    /// one, truncated; gzip-compressed, not checked.
+    @Test func svgEndTag() {
+        func completeness(_ s: String) -> Detection.Completeness { ImageSniffer.inspect(Array(s.utf8), budget: .verifying).detection.completeness }
+        let start = "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"><g><rect width=\"4\" height=\"4\"/></g>"
+        #expect(completeness(start + "</svg>") == .complete)
+        #expect(completeness(start + "</svg >\r\n<!-- by hand -->\n<?pi x?>\n\n") == .complete)
+        #expect(completeness(start) == .truncated, "after the group's end tag")
+        #expect(completeness(start + "</sv") == .truncated)
+        #expect(completeness(start + "</svg") == .truncated)
+        #expect(completeness(start + "</svg><!-- cut") == .truncated)
+        #expect(completeness(start + "</notsvg>") == .truncated)
+        let prefixed = "<s:svg xmlns:s=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"><s:g/></s:svg>\n"
+        #expect(ImageSniffer.inspect(Array(prefixed.utf8)).detection.type == .svg)
+        #expect(completeness(prefixed) == .complete)
+        #expect(completeness(String(prefixed.dropLast(2))) == .truncated)
+    }
+
+    /// PDF: whole with `%%EOF` in its last 1,024 bytes (a line end or a few bytes after it
+    /// allowed); cut before it, truncated, also when the tail lies partly past the first bytes.
+    @Test func pdfEndOfFileMarker() throws {
+        let pdf = try testImage("document/pdf-pillow")
+        func completeness(_ b: [UInt8]) -> Detection.Completeness { ImageSniffer.inspect(b, budget: .verifying).detection.completeness }
+        #expect(completeness(pdf) == .complete)
+        #expect(completeness(pdf + Array("\n\n".utf8)) == .complete)
+        let marker = try #require((0..<pdf.count - 4).last { pdf[$0..<$0 + 5].elementsEqual("%%EOF".utf8) })
+        #expect(completeness(Array(pdf.prefix(marker + 4))) == .truncated)
+        #expect(completeness(Array(pdf.prefix(marker)) + [UInt8](repeating: 0x20, count: 1100) + Array("%%EOF".utf8)) == .complete)
+        #expect(completeness(Array(pdf.prefix(marker + 5)) + [UInt8](repeating: 0x20, count: 1100)) == .truncated, "more than 1,024 bytes after it")
+        // From a file: the first 4 KiB and the last 4 KiB are read apart; the last 1,024 bytes
+        // straddle the two for a file of 4,600 bytes.
+        var long = Array(pdf.prefix(marker)) + [UInt8](repeating: 0x20, count: max(0, 4600 - marker - 6)) + Array("%%EOF\n".utf8)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-pdf-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try Data(long).write(to: URL(fileURLWithPath: scratch))
+        #expect(try FileSniffer(budget: .verifying).detect(fileAt: scratch).completeness == .complete)
+        long.removeLast(6)
+        try Data(long).write(to: URL(fileURLWithPath: scratch))
+        #expect(try FileSniffer(budget: .verifying).detect(fileAt: scratch).completeness == .truncated)
     }
 
     /// An 8-bit run-length PCX (16 x 4, built from ZSoft's layout): its pixels, then the

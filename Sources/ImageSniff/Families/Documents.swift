@@ -58,6 +58,25 @@ enum Documents: FormatFamily {
     }
 }
 
+// MARK: - Whole-file check
+
+extension Documents {
+    /// Whole PDF: its end-of-file marker, `%%EOF`, within its last 1,024 bytes (where readers
+    /// look for it, as Acrobat's implementation notes to the PDF reference say; a writer may add
+    /// a line end or a few bytes after it). A file cut right after an earlier revision's marker
+    /// (an incremental update) or a linearized file's first part looks whole.
+    static let verifiers = [
+        Verifier([.pdf]) { input, _, _ in
+            let length = input.totalLength
+            let tail = max(0, length - 1024)..<length
+            guard input.view.has(tail) else { return .needRange(tail) }
+            // Compared at each offset: the tail may lie partly in the first bytes, partly in a far
+            // window (`find` searches one of them).
+            return tail.contains { input.view.matches("%%EOF", at: $0) } ? .complete : .truncated
+        },
+    ]
+}
+
 // MARK: - Properties
 
 extension Documents {

@@ -28,3 +28,49 @@ extension Text {
         }),
     ]
 }
+
+// MARK: - Whole-file check
+
+extension Text {
+    static let verifiers = [Verifier([.svg]) { input, _, _ in svgStep(input) }]
+
+    /// Whole SVG: the root element's end tag (`</svg>`, or `</prefix:svg>`) ends the document,
+    /// after which come only white space, comments and processing instructions (XML's Misc). A
+    /// file cut short ends inside an element, or after an end tag of another. A gzip-compressed
+    /// SVG (SVGZ) and UTF-16 text are not checked; nor is a nested `<svg>` told from the root
+    /// (a cut right after an inner one's end tag looks whole).
+    static func svgStep(_ input: Input) -> VerifyStep {
+        let v = input.view, length = input.totalLength
+        guard let b0 = v.u8(0), let b1 = v.u8(1) else { return .truncated }
+        if b0 == 0x1F && b1 == 0x8B || b0 == 0 || b1 == 0 || b0 == 0xFE || b0 == 0xFF { return .unknown }
+        let tail = max(0, length - Verifier.tailWindow)..<length
+        guard v.has(tail) else { return .needRange(tail) }
+        func byte(_ at: Int) -> UInt8 { v.u8(at)! }
+        /// The offset of the last `"<" + second` before `end` within the tail.
+        func opening(_ second: UInt8, before end: Int) -> Int? {
+            var at = end - 2
+            while at >= tail.lowerBound {
+                if byte(at) == UInt8(ascii: "<") && byte(at + 1) == second { return at }
+                at -= 1
+            }
+            return nil
+        }
+        var end = length
+        while true {
+            while end > tail.lowerBound, ByteView.isSpace(byte(end - 1)) { end -= 1 }
+            guard end - tail.lowerBound >= 2, byte(end - 1) == UInt8(ascii: ">") else { return .truncated }
+            // A comment or a processing instruction after the root: passed over.
+            let misc: UInt8? = end - tail.lowerBound >= 3 && v.matches("-->", at: end - 3) ? UInt8(ascii: "!")
+                : byte(end - 2) == UInt8(ascii: "?") ? UInt8(ascii: "?") : nil
+            guard let misc else { break }
+            guard let start = opening(misc, before: end - 1) else { return .unknown }  // longer than the tail
+            end = start
+        }
+        guard let tag = opening(UInt8(ascii: "/"), before: end - 1) else { return .truncated }
+        var nameEnd = end - 1
+        while nameEnd > tag + 2, ByteView.isSpace(byte(nameEnd - 1)) { nameEnd -= 1 }
+        let name = tag + 2..<nameEnd
+        guard name.count >= 3, v.matches("svg", at: name.upperBound - 3) else { return .truncated }
+        return name.count == 3 || byte(name.upperBound - 4) == UInt8(ascii: ":") ? .complete : .truncated
+    }
+}
