@@ -432,6 +432,7 @@ make exr/openexr-deeptile          com.ilm.openexr-image no -- "${PE[@]}" exrkin
 make exr/ffmpeg                    com.ilm.openexr-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v exr -pix_fmt gbrpf32le "${BX[@]}" -f image2 -update 1 @OUT.exr@
 make hdr/imagemagick               public.radiance no -- convert $S/rose.png HDR:@OUT@
 make hdr/imagecodecs-rgbe          public.radiance no -- "${PE[@]}" ic rgbe $S/rose.png @OUT@ dtype=float32
+make hdr/opencv                    public.radiance no -- python3 -c "import cv2, sys; cv2.imwrite(sys.argv[2], cv2.imread(sys.argv[1]).astype('float32') / 64)" $S/rose.png @OUT.hdr@
 
 # ================================================================ netpbm family
 make netpbm/p1-plain-pbm           public.pbm no -- convert $S/rose.pbm -compress none PBM:@OUT@

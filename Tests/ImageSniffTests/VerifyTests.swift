@@ -21,9 +21,10 @@ struct VerifyTests {
     /// (its mipmaps), Fujifilm RAF (preview, CFA header, CFA data), FITS (each header and the
     /// data its cards size), DDS (every face's mipmap levels), PCX (its lines, run-length
     /// decoded), Canon CRW (the table its heap's last bytes place), KTX and KTX2 (their levels),
-    /// ASTC (its blocks) and JPEG XR (its image and alpha plane).
+    /// ASTC (its blocks), JPEG XR (its image and alpha plane) and Radiance (its scan lines,
+    /// run-length decoded).
     static let sized: Set<ImageType> = [.icns, .sgi, .sunRaster, .xwd, .dpx, .openEXR, .blp, .raf, .fits, .dds, .pcx,
-                                        .crw, .ktx, .ktx2, .astc, .jpegXR]
+                                        .crw, .ktx, .ktx2, .astc, .jpegXR, .radianceHDR]
 
     /// JPEG XL containers (a bare codestream is not checked).
     static let jxlContainers = Set(Manifest.entries.filter { entry in
@@ -130,6 +131,31 @@ struct VerifyTests {
         cube[113] = 0xFE  // dwCaps2: a cube map with all six faces
         #expect(completeness(cube) == .truncated)
         #expect(completeness(cube + [UInt8](repeating: 0, count: 5 * (all.count - 128))) == .complete)
+    }
+
+    /// Radiance: scan lines of 4 bytes a pixel as they are (under 8 pixels wide, or not marked
+    /// `02 02`), or the four channels apart in run-length packets (a count over 128 repeats a
+    /// byte; any other count is that many bytes). Built by hand: whole, and cut by a byte
+    /// (inside a literal, a run, or a scan line's mark), truncated; also read as a stream.
+    @Test func radianceScanLines() {
+        func completeness(_ b: [UInt8]) -> Detection.Completeness { ImageSniffer.inspect(b, budget: .verifying).detection.completeness }
+        func header(_ w: Int, _ h: Int) -> [UInt8] { Array("#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y \(h) +X \(w)\n".utf8) }
+        let flat = header(5, 3) + [UInt8](repeating: 0x80, count: 5 * 4 * 3)
+        #expect(completeness(flat) == .complete)
+        #expect(completeness(Array(flat.dropLast())) == .truncated)
+        // 8 x 2: each scan line `02 02 00 08`, then red as a run, green as a literal, blue as two
+        // runs, exponent as a literal and a run.
+        let line: [UInt8] = [2, 2, 0, 8, 0x88, 9] + [8] + Array(1...8) + [0x84, 7, 0x84, 6] + [3, 1, 2, 3, 0x85, 128]
+        let rle = header(8, 2) + line + line
+        #expect(ImageSniffer.inspect(rle).detection.type == .radianceHDR)
+        #expect(completeness(rle) == .complete)
+        for cut in [1, 2, 7, line.count - 1, line.count + 2] {
+            #expect(completeness(Array(rle.dropLast(cut))) == .truncated, "\(cut) bytes short")
+        }
+        // A line marked `02 02` under 8 pixels wide is 4 bytes a pixel as they are.
+        let narrow = header(5, 1) + [2, 2, 0, 5] + [UInt8](repeating: 0x80, count: 16)
+        #expect(completeness(narrow) == .complete)
+        Self.recordDisagreements(rle, "radiance by hand", chunks: [1, 7], lengthKnown: [false, true])
     }
 
     /// SVG: whole when the root's end tag ends it, before white space, comments and processing

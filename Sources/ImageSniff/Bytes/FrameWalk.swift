@@ -42,8 +42,9 @@ struct FrameWalk: Equatable {
         /// chain may go back only into the first `firstBytes` bytes, which every source holds (a
         /// stream cannot go back further): one that does has no count.
         case tiffIFDs(TIFFLayout, firstBytes: Int)
-        /// Run-length packets that must decode to `remaining` more bytes (a Sun raster's or a
-        /// PCX's pixels); counted, the walk's count is the offset where they end.
+        /// Run-length packets that must decode to `remaining` more bytes (a Sun raster's, a
+        /// PCX's or a Radiance picture's pixels); counted, the walk's count is the offset where
+        /// they end.
         case runLength(RunLengthCode, remaining: Int)
     }
 
@@ -53,10 +54,17 @@ struct FrameWalk: Equatable {
         case sun
         /// PCX: a byte of 0xC0 or more repeats the next byte its low 6 bits times.
         case pcx
+        /// Radiance RGBE scan lines of `width` pixels, each counted as 4 x width bytes and one
+        /// more for its start: a scan line of 8 to 32,767 pixels that begins `02 02` and its width
+        /// (16 bits) holds its four channels apart, each in packets (a count over 128 repeats the
+        /// next byte the count less 128 times; any other count is that many bytes as they are);
+        /// any other scan line is 4 bytes a pixel as they are.
+        case radiance(width: Int)
 
         /// The bytes a packet takes and makes, and the bytes it needs, given its bytes (`byte(k)`:
-        /// its k-th, nil when not held); one that needs more than are held takes nothing yet.
-        func packet(_ byte: (Int) -> UInt8?) -> (taken: Int, made: Int, need: Int) {
+        /// its k-th, nil when not held) and the bytes the walk has still to make (`remaining`);
+        /// one that needs more than are held takes nothing yet.
+        func packet(remaining: Int, _ byte: (Int) -> UInt8?) -> (taken: Int, made: Int, need: Int) {
             guard let b = byte(0) else { return (0, 0, 1) }
             switch self {
             case .sun:
@@ -67,6 +75,17 @@ struct FrameWalk: Equatable {
             case .pcx:
                 guard b >= 0xC0 else { return (1, 1, 1) }
                 return byte(1) == nil ? (0, 0, 2) : (2, Int(b & 0x3F), 2)
+            case .radiance(let width):
+                let line = 4 * width
+                if remaining % (line + 1) == 0 {  // a scan line starts
+                    if (8...0x7FFF).contains(width) {
+                        guard let b1 = byte(1), byte(3) != nil else { return (0, 0, 4) }
+                        if b == 2 && b1 == 2 { return (4, 1, 4) }
+                    }
+                    return byte(line - 1) == nil ? (0, 0, line) : (line, line + 1, line)
+                }
+                guard b > 128 else { return byte(Int(b)) == nil ? (0, 0, Int(b) + 1) : (Int(b) + 1, Int(b), Int(b) + 1) }
+                return byte(1) == nil ? (0, 0, 2) : (2, Int(b) - 128, 2)
             }
         }
     }
@@ -331,7 +350,7 @@ struct FrameWalk: Equatable {
                 let run = v.run(from: offset)
                 var i = 0
                 while remaining > 0, i < run.count {
-                    let (taken, made, _) = code.packet { k in i + k < run.count ? run[i + k] : nil }
+                    let (taken, made, _) = code.packet(remaining: remaining) { k in i + k < run.count ? run[i + k] : nil }
                     guard taken > 0 else { break }
                     i += taken
                     remaining -= made
@@ -339,7 +358,7 @@ struct FrameWalk: Equatable {
                 offset += i
                 guard remaining > 0 else { break }
                 let at = offset
-                let (taken, made, need) = code.packet { k in v.u8(at + k) }
+                let (taken, made, need) = code.packet(remaining: remaining) { k in v.u8(at + k) }
                 guard taken > 0 else {
                     kind = .runLength(code, remaining: remaining)
                     return .wants(offset..<(offset + need))

@@ -88,6 +88,16 @@ extension Film {
     static let verifiers = [
         Verifier([.dpx]) { input, _, _ in dpxStep(input) },
         Verifier([.openEXR]) { input, _, _ in exrStep(input) },
+        // Radiance: the scan lines the resolution string sizes decode from the data after it
+        // (a walk over the whole file). A header or resolution string that the data ends
+        // within is cut; one past the first bytes is not checked.
+        Verifier([.radianceHDR], walk: radianceWalk) { input, _, walked in
+            guard let walked else {
+                if radianceWalk(input.view) != nil { return .needWalk }
+                return input.view.count >= input.totalLength ? .truncated : .unknown
+            }
+            return Verifier.step(for: walked)
+        },
     ]
 
     /// DPX: the first image element's lines, from its data offset, within the data: samples of
@@ -380,20 +390,38 @@ extension Film {
         let v = input.view
         let p = ImageProperties(bitDepth: 32, colorModel: .rgb, hasAlpha: false, frameCount: 1)
         guard let blank = v.find("\n\n", in: 0..<min(v.count, 8192)) else { return .need(min(8192, v.count * 2 + 512), partial: p) }
-        var o = blank + 2
-        guard v.has(o, 8) else { return .need(o + 32, partial: p) }
-        var sizes: [(axis: UInt8, n: Int)] = []
-        for _ in 0..<2 {
-            while let b = v.u8(o), b == 0x20 { o += 1 }
-            guard let sign = v.u8(o), sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+"), let axis = v.u8(o + 1) else { return .done(p) }
-            o += 2
-            guard let n = v.decimal(at: &o) else { return .done(p) }
-            sizes.append((axis, n))
-        }
+        guard v.has(blank + 2, 8) else { return .need(blank + 34, partial: p) }
+        guard let (axes, _) = radianceResolution(v, at: blank + 2) else { return .done(p) }
         var result = p
-        for (axis, n) in sizes {
+        for (axis, n) in axes {
             if axis == UInt8(ascii: "X") { result.width = n } else if axis == UInt8(ascii: "Y") { result.height = n }
         }
         return .done(result)
+    }
+
+    /// The resolution string at `o` (after the header's empty line): its two axes, the first
+    /// the one scan lines follow (`-Y N +X M`: N scan lines of M pixels), and where the pixels
+    /// begin (after its line end, when in view).
+    static func radianceResolution(_ v: ByteView, at start: Int) -> (axes: [(axis: UInt8, n: Int)], pixels: Int?)? {
+        var o = start
+        var axes: [(axis: UInt8, n: Int)] = []
+        for _ in 0..<2 {
+            while let b = v.u8(o), b == 0x20 { o += 1 }
+            guard let sign = v.u8(o), sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+"), let axis = v.u8(o + 1) else { return nil }
+            o += 2
+            guard let n = v.decimal(at: &o) else { return nil }
+            axes.append((axis, n))
+        }
+        return (axes, v.find("\n", in: o..<min(v.count, o + 64)).map { $0 + 1 })
+    }
+
+    /// The walk that decodes a Radiance picture's scan lines (`FrameWalk.RunLengthCode.radiance`),
+    /// from its first bytes; nil when its header or resolution string is not in view.
+    static func radianceWalk(_ v: ByteView) -> FrameWalk? {
+        guard let blank = v.find("\n\n", in: 0..<min(v.count, 8192)),
+              let (axes, pixels) = radianceResolution(v, at: blank + 2), let pixels else { return nil }
+        let lines = axes[0].n, width = axes[1].n
+        guard (1...(1 << 24)).contains(width), (0...(1 << 24)).contains(lines) else { return nil }
+        return FrameWalk(.runLength(.radiance(width: width), remaining: lines * (4 * width + 1)), at: pixels)
     }
 }
