@@ -133,6 +133,27 @@ struct VerifyTests {
         #expect(completeness(cube + [UInt8](repeating: 0, count: 5 * (all.count - 128))) == .complete)
     }
 
+    /// A reviewer's cuts that were whole: a JPEG XR (built by hand) whose alpha plane, its byte
+    /// count stated as the standard says, is longer than all before it, cut inside it (the count
+    /// was taken for jxrlib's end); a CRW cut inside its table of records, whose last 4 bytes
+    /// then place a table of no records inside the heap.
+    @Test func alphaPlaneAndCIFFTableCuts() throws {
+        func completeness(_ b: [UInt8]) -> Detection.Completeness { ImageSniffer.inspect(b, budget: .verifying).detection.completeness }
+        var jxr = ByteBuilder()
+        jxr.ascii("II"); jxr.u16le(0x01BC); jxr.u32le(8); jxr.u16le(4)
+        for (tag, value) in [(0xBCC0, 100), (0xBCC1, 50), (0xBCC2, 150), (0xBCC3, 400)] as [(UInt16, UInt32)] {
+            jxr.u16le(tag); jxr.u16le(4); jxr.u32le(1); jxr.u32le(value)
+        }
+        jxr.u32le(0)
+        jxr.zeros(550 - jxr.bytes.count)
+        #expect(ImageSniffer.inspect(jxr.bytes).detection.type == .jpegXR)
+        #expect(completeness(jxr.bytes) == .complete)
+        #expect(completeness(Array(jxr.bytes.prefix(450))) == .truncated)
+        let crw = try testImage("raw/crw")
+        #expect(completeness(crw) == .complete)
+        for cut in 1...12 { #expect(completeness(Array(crw.dropLast(cut))) == .truncated, "\(cut) bytes short") }
+    }
+
     /// Radiance: scan lines of 4 bytes a pixel as they are (under 8 pixels wide, or not marked
     /// `02 02`), or the four channels apart in run-length packets (a count over 128 repeats a
     /// byte; any other count is that many bytes). Built by hand: whole, and cut by a byte

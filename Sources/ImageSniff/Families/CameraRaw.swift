@@ -234,9 +234,9 @@ extension CameraRaw {
 
     /// CRW: the root heap runs from the header's end to the end of the file, and its last 4
     /// bytes place its table of records (a count, then 10 bytes a record: tag, size, offset),
-    /// which follows the records' data. Whole when the table lies within the heap and before
-    /// those 4 bytes, and each record kept in the heap lies before the table: a cut file's last
-    /// 4 bytes are image data, which place no such table.
+    /// which follows the records' data and ends where those 4 bytes begin. Whole when the table
+    /// is there, and each record kept in the heap lies before it: a cut file's last 4 bytes are
+    /// image data, or a field of the table, which place no such table.
     static func crwStep(_ input: Input) -> VerifyStep {
         let v = input.view, length = input.totalLength
         guard let heap = v.u32le(2).map(Int.init), heap >= 14, length >= heap + 6 else { return .truncated }
@@ -246,7 +246,7 @@ extension CameraRaw {
         guard table + 2 <= last.lowerBound else { return .truncated }
         guard v.has(table, 2) else { return .needRange(table..<(table + 2)) }
         let records = table + 2..<(table + 2 + 10 * Int(v.u16le(table)!))
-        guard records.upperBound <= last.lowerBound else { return .truncated }
+        guard records.upperBound == last.lowerBound else { return .truncated }
         guard v.has(records) else { return .needRange(records) }
         for at in stride(from: records.lowerBound, to: records.upperBound, by: 10) {
             // Bits 14-15 of the tag: 0 keeps the record's data in the heap (1: in the record).

@@ -218,7 +218,8 @@ extension ISOBMFF {
                 for reference in children(v, from: box.start + 12, to: box.end) where reference.type == fourCC("dimg") {
                     let id = wide ? v.u32be(reference.start + 8) : v.u16be(reference.start + 8).map(UInt32.init)
                     let to = reference.start + 8 + (wide ? 4 : 2) + 2
-                    if let id, let tile = wide ? v.u32be(to) : v.u16be(to).map(UInt32.init), to < reference.end { firstTile[id] = tile }
+                    guard to + (wide ? 4 : 2) <= reference.end else { continue }
+                    if let id, let tile = wide ? v.u32be(to) : v.u16be(to).map(UInt32.init) { firstTile[id] = tile }
                 }
             case fourCC("pitm"):
                 primary = v.u8(box.start + 8) == 0 ? v.u16be(box.start + 12).map(UInt32.init) : v.u32be(box.start + 12)
@@ -283,7 +284,7 @@ extension ISOBMFF {
                 }
             case fourCC("hvcC"):
                 // chroma_format_idc (0: monochrome) and bitDepthLumaMinus8 (ISO/IEC 14496-15 8.3.3.1).
-                if p.bitDepth == nil, let chroma = v.u8(body + 16), let luma = v.u8(body + 17) {
+                if p.bitDepth == nil, body + 18 <= property.end, let chroma = v.u8(body + 16), let luma = v.u8(body + 17) {
                     p.bitDepth = Int(luma & 7) + 8
                     p.colorModel = chroma & 3 == 0 ? .gray : .rgb
                 }

@@ -48,8 +48,8 @@ extension JPEGXR {
     /// Whole: the coded image and its alpha plane end within the data, where the first directory
     /// places them (ImageOffset 0xBCC0 and ImageByteCount 0xBCC1; AlphaOffset 0xBCC2 and
     /// AlphaByteCount 0xBCC3). jxrlib's encoder (JxrEncApp) writes the alpha plane's end where
-    /// its byte count belongs: a count past the offset may be either. A directory without the
-    /// image's place is not checked.
+    /// its byte count belongs: a count that is the file's length is taken as that end (a cut
+    /// file is shorter than it). A directory without the image's place is not checked.
     static func verify(_ input: Input) -> VerifyStep {
         let v = input.view
         guard let ifd0 = v.u32le(4) else { return .needRange(0..<8) }  // past the end: truncated
@@ -66,10 +66,11 @@ extension JPEGXR {
             return (offset, count)
         }
         guard let image = place(0xBCC0, 0xBCC1) else { return .unknown }
+        let length = input.totalLength
         var end = image.offset + image.count
         if let alpha = place(0xBCC2, 0xBCC3) {
-            end = max(end, alpha.count > alpha.offset ? alpha.count : alpha.offset + alpha.count)
+            end = max(end, alpha.count == length ? length : alpha.offset + alpha.count)
         }
-        return end <= input.totalLength ? .complete : .truncated
+        return end <= length ? .complete : .truncated
     }
 }

@@ -157,7 +157,8 @@ extension Textures {
             // Blocks of 16 bytes along each axis: the size in 24 bits over the block's side.
             let blocks = (0..<3).map { axis -> Int in
                 let side = max(1, Int(v.u8(4 + axis)!)), at = 7 + 3 * axis  // 3-12 (detection checks), never 0
-                let size = Int(v.u8(at)!) | Int(v.u8(at + 1)!) << 8 | Int(v.u8(at + 2)!) << 16
+                // A size of 0 (invalid: astcenc writes 1 for a 2D image's depth) is taken as 1.
+                let size = max(1, Int(v.u8(at)!) | Int(v.u8(at + 1)!) << 8 | Int(v.u8(at + 2)!) << 16)
                 return (size + side - 1) / side
             }
             return Verifier.fits(16, blocks[0], blocks[1], blocks[2], 16, in: input.totalLength)
