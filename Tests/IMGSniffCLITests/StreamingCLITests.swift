@@ -104,6 +104,32 @@ struct StreamingCLITests {
         #expect(record["uti"] as? String == "public.png")
     }
 
+    /// An answer that waits for the end of the data is read on to it: a TGA without a footer is
+    /// named by its length, so a 720 KB one piped was data (and had no size); piped, it is what
+    /// the file is, with its properties. A stream that never ends is still answered.
+    @Test func pipeReadToItsEndWhenTheAnswerWaitsForIt() throws {
+        var tga = [UInt8](repeating: 0, count: 18)
+        tga[2] = 2  // uncompressed true colour, no colour map, 600 x 400, 24 bits
+        tga[12] = UInt8(600 & 0xFF); tga[13] = UInt8(600 >> 8); tga[14] = UInt8(400 & 0xFF); tga[15] = UInt8(400 >> 8); tga[16] = 24
+        tga += (0..<600 * 400 * 3).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-tga-\(UUID().uuidString)")
+        try Data(tga).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let direct = try #require(try parseNDJSON(IMGSniffBinary.run(["scan", "--properties", "--format", "ndjson", url.path],
+                                                                     in: Repository.testImages)).first)
+        #expect(direct["uti"] as? String == "com.truevision.tga-image")
+        let r = try pipeline(#"cat "$0" | "$@""#.replacingOccurrences(of: "$0", with: url.path), ["scan", "--properties", "-"])
+        let piped = try #require(try parseNDJSON(r).first)
+        for field in ["uti", "confidence", "completeness"] {
+            #expect("\(piped[field] ?? "nil")" == "\(direct[field] ?? "nil")", "\(field)")
+        }
+        let width = (piped["properties"] as? [String: Any])?["width"] as? Int
+        #expect(width == 600)
+        let endless = try pipeline(#"{ head -c 18 "$0"; cat /dev/zero; } | "$@""#.replacingOccurrences(of: "$0", with: url.path), timeout: 60)
+        #expect(!endless.timedOut)
+        #expect(try parseNDJSON(endless).count == 1)
+    }
+
     /// Every test image through a pipe in 7-byte writes gives what the file gives.
     @Test("cat FILE | imgsniff scan - equals imgsniff scan FILE for every test image")
     func pipeEqualsFile() throws {

@@ -41,12 +41,20 @@ package enum StandardInput {
             }
         }
         // A pipe or terminal: read as the bytes come, only until the answer is decided (an
-        // endless stream is answered; a decided format is not read on).
+        // endless stream is answered; a decided format is not read on). An answer that waits for
+        // the end of the data (a TGA without a footer is named by its length; an icon whose
+        // images lie past the first bytes may be cut) reads on to it, passing the bytes over,
+        // within the budget a stream may pass over (`ReadBudget.bytesSkipped`): a 2 MB TGA piped
+        // was data, and its properties and a large icon's were null.
         var sniffer = IncrementalSniffer(hint: hint, budget: budget, readsProperties: properties)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var ended = false
-        while sniffer.wantsMoreData {
+        func awaitsEnd(_ s: IncrementalSniffer) -> Bool {
+            guard case .provisional(_, .end) = s.status else { return false }
+            return s.bytesSeen < Limits.maxPrefix + budget.bytesSkipped
+        }
+        while sniffer.wantsMoreData || awaitsEnd(sniffer) {
             // A stream that never ends (`yes | imgsniff scan --verify -`) stops at a signal.
             if Interrupt.requested { throw Errno.interrupted }
             let n = try chunk.withMutableBytes { (raw) throws(Errno) -> Int in try stdin.readUnlessInterrupted(into: raw) }
