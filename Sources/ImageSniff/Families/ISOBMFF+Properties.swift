@@ -27,11 +27,11 @@ extension ISOBMFF {
         // A movie or audio file, and Canon's CR3 raw and CRM movie (a `moov` whose tracks place
         // the raw image, its previews and metadata in the `mdat`): the top-level boxes end where
         // the data does (an `mdat` cut short runs past it; a `moof` last has lost its `mdat`),
-        // its samples are placed by a
-        // `moov` (a fragmented file's too, an empty one before its `moof` boxes): a file without
-        // one was cut before it; and its chunks start within the data (a file cut where the
-        // `mdat` after a `moov` begins has whole boxes). After damage past the last box (bytes
-        // that cannot be a box), the `moov` and its chunks are checked still.
+        // its samples are placed by a `moov` (a fragmented file's too, an empty one before its
+        // `moof` boxes): a file without one was cut before it; and its chunks start within the
+        // data (a file cut where the `mdat` after a `moov` begins has whole boxes). After damage
+        // past the last box (bytes that cannot be a box), the `moov` and its chunks are checked
+        // still.
         Verifier([.mpeg4, .mpeg4Audio, .quickTime, .threeGPP, .cr3, .crm], walk: { _ in FrameWalk(.boxes, at: 0) }) { input, _, walked in
             guard let walked else { return .needWalk }
             let step = Verifier.step(for: walked)
@@ -322,9 +322,8 @@ extension ISOBMFF {
         // A grid or overlay codes nothing itself: a phone may give its profile to the tiles
         // alone (an iPhone 8 Plus's and a Galaxy S24 Ultra's grids), which share one coding.
         if let tile = firstTile[primary], let tileIndices = associations[tile], p.hasICCProfile != true || p.bitDepth == nil {
-            let stated = p
+            let stated = p  // the grid's own depth and colours come first (a profile is only added)
             for index in tileIndices where index >= 1 && index <= properties.count { coding(properties[index - 1]) }
-            if stated.hasICCProfile == true { p.hasICCProfile = true }
             if stated.bitDepth != nil { (p.bitDepth, p.colorModel) = (stated.bitDepth, stated.colorModel) }
         }
         // Rotations and mirrors, composed in their order, as the EXIF orientation that does the same.

@@ -144,9 +144,9 @@ enum Textures: FormatFamily {
 extension Textures {
     /// Whole: a DDS's levels (`ddsStep`), a KTX's (`ktxStep`, `ktx2Step`); an ASTC file's
     /// blocks (16 bytes each, the image's size over the block's on each axis, rounded up);
-    /// every mipmap a BLP1 or BLP2 header places (16
-    /// offsets, then 16 sizes) ends within the data, only the first when the header says it has
-    /// no mipmaps. (A BLP0 keeps its mipmaps in other files.)
+    /// every mipmap a BLP1 or BLP2 header places (16 offsets, then 16 sizes) ends within the
+    /// data, only the first when the header says it has no mipmaps. (A BLP0 keeps its mipmaps in
+    /// other files.)
     static let verifiers = [
         Verifier([.dds]) { input, _, _ in ddsStep(input) },
         Verifier([.ktx]) { input, _, _ in ktxStep(input) },
