@@ -311,13 +311,17 @@ extension Scientific {
     /// The cards of one FITS header that give an image's shape and its data's size, from `start`
     /// to END (at most `blocks` blocks of 36 cards).
     struct FITSHeader {
-        var axes: Int?, axis1: Int?, axis2: Int?, axis3: Int?, bitpix: Int?
+        var axes: Int?, bitpix: Int?
         var xtension: String?
         var zimage = false
         var zaxes: Int?, zaxis1: Int?, zaxis2: Int?, zbitpix: Int?
-        /// NAXISn (n, length) as the cards give them; PCOUNT, GCOUNT and GROUPS.
-        var axisLengths: [(Int, Int)] = []
+        /// NAXISn's length by n, as the cards give them (a later card wins); PCOUNT, GCOUNT and
+        /// GROUPS.
+        var axisLengths: [Int: Int] = [:]
         var pcount = 0, gcount = 1, groups = false
+        var axis1: Int? { axisLengths[1] }
+        var axis2: Int? { axisLengths[2] }
+        var axis3: Int? { axisLengths[3] }
         /// The offset of the END card's end, when it was reached.
         var end: Int?
         /// The end of the card that was not held, when the cards ran past the bytes held.
@@ -332,9 +336,8 @@ extension Scientific {
             var product = 1
             let first = groups && axis1 == 0 ? 2 : 1
             guard first <= axes else { return nil }
-            let lengths = Dictionary(axisLengths, uniquingKeysWith: { $1 })
             for n in first...axes {
-                guard let length = lengths[n], length >= 0 else { return nil }
+                guard let length = axisLengths[n], length >= 0 else { return nil }
                 let (p, overflow) = product.multipliedReportingOverflow(by: length)
                 guard !overflow, p < 1 << 50 else { return nil }
                 product = p
@@ -367,15 +370,9 @@ extension Scientific {
                     if negative { value += 1 }
                     return v.decimal(at: &value).map { negative ? -$0 : $0 }
                 }
-                if v.matches("NAXIS", at: o), let n = Self.axisNumber(v, o) {
-                    if let length = integer() { axisLengths.append((n, length)) }
-                    value = o + 10
-                }
-                if v.matches("BITPIX  =", at: o) { bitpix = integer() }
+                if v.matches("NAXIS", at: o), let n = Self.axisNumber(v, o) { axisLengths[n] = integer() }
+                else if v.matches("BITPIX  =", at: o) { bitpix = integer() }
                 else if v.matches("NAXIS   =", at: o) { axes = integer() }
-                else if v.matches("NAXIS1  =", at: o) { axis1 = integer() }
-                else if v.matches("NAXIS2  =", at: o) { axis2 = integer() }
-                else if v.matches("NAXIS3  =", at: o) { axis3 = integer() }
                 else if v.matches("PCOUNT  =", at: o) { pcount = integer() ?? 0 }
                 else if v.matches("GCOUNT  =", at: o) { gcount = integer() ?? 1 }
                 else if v.matches("GROUPS  =", at: o) {

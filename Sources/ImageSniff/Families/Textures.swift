@@ -285,9 +285,8 @@ extension Textures {
             faces *= named == 0 ? 6 : named
         }
         let volume = caps2 & 0x200000 != 0 ? max(depth, 1) : 1
-        // Where each level of the first face ends (relative to the data's start).
-        var ends: [Int] = []
-        var size = 0
+        // A face's levels, and its first level alone (relative to the data's start).
+        var size = 0, firstLevel = 0
         for level in 0..<min(max(mipmaps, 1), 32) {
             let w = max(width >> level, 1), h = max(height >> level, 1), d = max(volume >> level, 1)
             if let block {
@@ -295,13 +294,13 @@ extension Textures {
             } else if let pixelBits {
                 size += (w * pixelBits + 7) / 8 * h * d
             }
-            ends.append(size)
+            if level == 0 { firstLevel = size }
         }
         let (all, overflow) = size.multipliedReportingOverflow(by: faces)
         guard !overflow else { return .truncated }
         let length = input.totalLength
         if all <= length - start { return .complete }
-        return faces == 1 && ends.first == length - start ? .complete : .truncated
+        return faces == 1 && firstLevel == length - start ? .complete : .truncated
     }
 }
 

@@ -52,7 +52,7 @@ package enum StandardInput {
         var ended = false
         func awaitsEnd(_ s: IncrementalSniffer) -> Bool {
             guard case .provisional(_, .end) = s.status else { return false }
-            return s.bytesSeen < Limits.maxPrefix + budget.bytesSkipped
+            return s.bytesSeen < budget.prefixCap + budget.bytesSkipped
         }
         while sniffer.wantsMoreData || awaitsEnd(sniffer) {
             // A stream that never ends (`yes | imgsniff scan --verify -`) stops at a signal.
