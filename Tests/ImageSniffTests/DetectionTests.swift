@@ -776,7 +776,7 @@ struct ByteSearchTests {
         }
     }
 
-    @Test func findSearchesAFarWindowOnItsOwn() {
+    @Test func findSearchesEveryHeldRunARangeReaches() {
         let prefix = Array("abc\n".utf8), far = Array("xx<svg yy\n".utf8)
         prefix.withUnsafeBytes { base in far.withUnsafeBytes { farBytes in
             let windows = [FarWindow(offset: 1000, bytes: farBytes)]
@@ -786,7 +786,10 @@ struct ByteSearchTests {
                 #expect(v.find("\n", in: 1003..<2000) == 1009)
                 #expect(v.find("\n", in: 0..<2000) == 3, "from the first bytes: their own line feed")
                 #expect(v.find("<svg", in: 1003..<1010) == nil)
-                #expect(v.find("\n", in: 500..<2000) == nil, "a start in no window finds nothing")
+                #expect(v.find("\n", in: 500..<2000) == 1009, "a start in no window finds the window the range reaches")
+                #expect(v.find("<svg", in: 0..<2000) == 1002, "a range from the first bytes runs on into the window")
+                #expect(v.find("<svg", in: 0..<1005) == nil, "nor past the range's end")
+                #expect(v.find("ab", in: 0..<2000) == 0)
             }
         } }
     }

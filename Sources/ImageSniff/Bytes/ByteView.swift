@@ -178,18 +178,23 @@ struct ByteView {
         return true
     }
 
-    /// The first offset in `range` (clamped to the bytes held: the first bytes, or else the far
-    /// window where `range` starts) where `s` stands.
+    /// The first offset in `range` where `s` stands, among the bytes held: the first bytes and
+    /// every far window that `range` reaches (a range may start in the first bytes and run on into
+    /// a window). An occurrence must lie within one run of held bytes: one that straddles the
+    /// first bytes' end and a window that begins there is not found.
     func find(_ s: StaticString, in range: Range<Int>) -> Int? {
-        let n = s.utf8CodeUnitCount
-        guard n > 0 else { return nil }
-        let lower = max(range.lowerBound, 0)
-        var run = base
-        var origin = 0
-        if lower >= base.count, let w = windows.first(where: { lower >= $0.offset && lower < $0.end }) {
-            run = w.bytes
-            origin = w.offset
+        guard s.utf8CodeUnitCount > 0 else { return nil }
+        var first = find(s, in: range, run: base, origin: 0)
+        for w in windows where w.end > range.lowerBound && w.offset < min(range.upperBound, first ?? .max) {
+            if let hit = find(s, in: range, run: w.bytes, origin: w.offset), hit < first ?? .max { first = hit }
         }
+        return first
+    }
+
+    /// `find` within one run of held bytes that starts at the data's offset `origin`.
+    private func find(_ s: StaticString, in range: Range<Int>, run: UnsafeRawBufferPointer, origin: Int) -> Int? {
+        let n = s.utf8CodeUnitCount
+        let lower = max(range.lowerBound, origin, 0)
         let upper = min(range.upperBound, origin + run.count) - n
         guard lower <= upper, let start = run.baseAddress else { return nil }
         // The first byte by memchr (many bytes a step), the rest compared where it is found.
