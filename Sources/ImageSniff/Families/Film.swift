@@ -213,11 +213,10 @@ extension Film {
             }
             attributes += 1
             guard attributes <= Budget.exrAttributes else { return .unknown }
-            guard let nameEnd = v.find("\0", in: o..<min(head.upperBound, o + 256)),
-                  let typeEnd = v.find("\0", in: (nameEnd + 1)..<min(head.upperBound, nameEnd + 257)),
-                  let size = v.u32le(typeEnd + 1) else { return head.upperBound == known ? .truncated : .unknown }
-            let value = (typeEnd + 5)..<(typeEnd + 5 + Int(size))
-            let name = o
+            guard case .attribute(let value) = exrAttribute(v, at: o, before: head.upperBound) else {
+                return head.upperBound == known ? .truncated : .unknown
+            }
+            let name = o, size = value.count
             o = value.upperBound
             let isCompression = v.matches("compression\0", at: name), isWindow = v.matches("dataWindow\0", at: name),
                 isTiles = v.matches("tiles\0", at: name), isCount = v.matches("chunkCount\0", at: name),
@@ -287,6 +286,23 @@ extension Film {
         return end <= input.totalLength ? .complete : .truncated
     }
 
+    /// An OpenEXR header attribute that starts at `o` (not at the header's closing NUL).
+    enum EXRAttribute {
+        /// Where its value lies (its name starts at `o`; the value may reach past `limit`).
+        case attribute(value: Range<Int>)
+        /// Its name, type or size is not held before `limit`: the bytes up to `needed` are wanted.
+        case cut(needed: Int)
+    }
+
+    /// The attribute at `o`: a name and a type, each ending with a NUL within 256 bytes, a 32-bit
+    /// little-endian size, then the value. Shared by the whole-file check and the properties.
+    static func exrAttribute(_ v: ByteView, at o: Int, before limit: Int) -> EXRAttribute {
+        guard let nameEnd = v.find("\0", in: o..<min(limit, o + 256)) else { return .cut(needed: o + 256) }
+        guard let typeEnd = v.find("\0", in: (nameEnd + 1)..<min(limit, nameEnd + 257)) else { return .cut(needed: nameEnd + 257) }
+        guard let size = v.u32le(typeEnd + 1) else { return .cut(needed: typeEnd + 5) }
+        return .attribute(value: (typeEnd + 5)..<(typeEnd + 5 + Int(size)))
+    }
+
     /// Scan lines a chunk holds, by compression: none, RLE and ZIPS 1; ZIP and PXR24 16; PIZ,
     /// B44, B44A, DWAA and HTJ2K32 32; DWAB and HTJ2K256 256 (as OpenEXR 3.5 writes them; nil:
     /// a compression not known here).
@@ -350,15 +366,16 @@ extension Film {
         for _ in 0..<256 {
             guard let first = v.u8(o) else { return .need(o + 64, partial: sized()) }
             if first == 0 { return .done(sized()) }  // the end of the header
-            guard let nameEnd = v.find("\0", in: o..<min(v.count, o + 256)) else { return .need(o + 256, partial: sized()) }
-            guard let typeEnd = v.find("\0", in: (nameEnd + 1)..<min(v.count, nameEnd + 257)) else { return .need(nameEnd + 257, partial: sized()) }
-            guard let size = v.u32le(typeEnd + 1) else { return .need(typeEnd + 5, partial: sized()) }
-            let value = typeEnd + 5, end = value + Int(size)
+            let value: Int, end: Int
+            switch exrAttribute(v, at: o, before: v.count) {
+            case .cut(let needed): return .need(needed, partial: sized())
+            case .attribute(let range): (value, end) = (range.lowerBound, range.upperBound)
+            }
             guard end <= v.count else { return .need(end, partial: sized()) }
             // box2i windows: the data window (the pixels stored) and the display window (what
             // viewers and `identify` show). The size reported is the display window's.
             let isData = v.matches("dataWindow\0", at: o)
-            if size == 16, isData || v.matches("displayWindow\0", at: o) {
+            if end - value == 16, isData || v.matches("displayWindow\0", at: o) {
                 if let x0 = v.u32le(value), let y0 = v.u32le(value + 4), let x1 = v.u32le(value + 8), let y1 = v.u32le(value + 12) {
                     let width = Int(Int32(bitPattern: x1)) - Int(Int32(bitPattern: x0)) + 1
                     let height = Int(Int32(bitPattern: y1)) - Int(Int32(bitPattern: y0)) + 1
