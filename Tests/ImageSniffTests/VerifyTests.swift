@@ -12,7 +12,7 @@ struct VerifyTests {
     static let checked: Set<ImageType> = Set<ImageType>([.jpeg, .mpo, .png, .gif, .webP, .heic, .heif, .avif, .avis, .heics, .tiff,
                                           .bmp, .qoi, .farbfeld, .pbm, .pgm, .ppm, .pam, .pfm, .phm,
                                           .mpeg4, .mpeg4Audio, .quickTime, .threeGPP, .cr3, .crm, .ico, .cur, .psd, .psb, .jpeg2000,
-                                          .svg, .pdf])
+                                          .svg, .pdf, .mng, .jng])
                                           .union(tiffRaws).union(sized)
 
     /// Formats whose header places or sizes everything after it: ICNS (its length), SGI (verbatim
@@ -97,6 +97,20 @@ struct VerifyTests {
         let verified = ImageSniffer.inspect(cut, budget: .verifying).detection
         #expect(verified.completeness == .truncated, "\(entry.file) cut by a tenth: \(verified) (without checks: \(plain))")
         #expect(verified.type == plain.type, "checks change the completeness only")
+    }
+
+    /// An MNG cut right after an embedded image's `IEND` (where a PNG would be whole) is
+    /// truncated: it ends with `MEND`.
+    @Test func mngCutAfterAnEmbeddedImage() throws {
+        let data = try testImage("mng/imagemagick-frames")
+        let iend = Array("IEND".utf8)
+        let ends = (4..<(data.count - 8)).filter { Array(data[$0..<($0 + 4)]) == iend }.map { $0 + 8 }
+        #expect(ends.count >= 2, "frames: \(ends)")
+        for end in ends {
+            let cut = ImageSniffer.inspect(Array(data.prefix(end)), budget: .verifying).detection
+            #expect(cut.type == .mng && cut.completeness == .truncated, "cut at \(end) of \(data.count): \(cut)")
+        }
+        #expect(ImageSniffer.inspect(data, budget: .verifying).detection.completeness == .complete)
     }
 
     /// Cut inside its header (24 bytes left), a file whose header sizes the rest is truncated

@@ -28,8 +28,9 @@ struct FrameWalk: Equatable {
         /// only a marker that is not a restart ends it), and on through the images that follow
         /// at once (an MPO's, a gain map's) to the last one's EOI.
         case jpeg(inScan: Bool)
-        /// PNG chunks to IEND.
-        case pngChunks
+        /// PNG chunks to the chunk named `end`: IEND for a PNG or a JNG, MEND for an MNG (whose
+        /// embedded PNGs end with IENDs of their own).
+        case pngChunks(end: UInt32)
         /// Zeros where a GIF block or a JPEG segment's length should be, passed over: zeros to the
         /// end of the data pad a file cut short (a download or a recovery that wrote the length
         /// it expected), so it is truncated; any other byte is damage.
@@ -307,11 +308,11 @@ struct FrameWalk: Equatable {
             if run.contains(where: { $0 != 0 }) { return .broken }
             offset += run.count
             return .wants(offset..<(offset + 1))
-        case .pngChunks:
+        case .pngChunks(let last):
             guard let size = v.u32be(offset), let name = v.u32be(offset + 4) else { return .wants(offset..<(offset + 8)) }
             guard size <= 0x7FFF_FFFF else { return .broken }
             let end = offset + 12 + Int(size)
-            if name == fourCC("IEND") {
+            if name == last {
                 // Whole: the chunk and its CRC within the data.
                 return v.has(offset..<end) ? .counted(frames) : .wants(offset..<end)
             }

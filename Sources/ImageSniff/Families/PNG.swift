@@ -72,17 +72,20 @@ extension PNG {
     ]
 
     static let verifiers = [
-        Verifier([.png], walk: { _ in FrameWalk(.pngChunks, at: 8) }, check: verify),
+        Verifier([.png, .jng], walk: { _ in FrameWalk(.pngChunks(end: fourCC("IEND")), at: 8) }, check: verify),
+        Verifier([.mng], walk: { _ in FrameWalk(.pngChunks(end: fourCC("MEND")), at: 8) }, check: verify),
     ]
 
-    /// Whole: the data ends with the IEND chunk, or else a walk over the chunks reaches IEND
-    /// within the data (what follows it is a trailer).
+    /// Whole: the data ends with its last chunk (IEND; an MNG's MEND), or else a walk over the
+    /// chunks reaches it within the data (what follows it is a trailer).
     static func verify(_ input: Input, _ type: ImageType, _ walked: FrameWalk.Progress?) -> VerifyStep {
         let v = input.view, length = input.totalLength
         guard length >= 12 else { return .truncated }
         let tail = (length - 12)..<length
         guard v.has(tail) else { return .needRange(tail) }
-        if v.u32be(tail.lowerBound) == 0, v.u32be(tail.lowerBound + 4) == fourCC("IEND"), v.u32be(tail.lowerBound + 8) == 0xAE42_6082 {
+        // The last chunk is empty; its CRC covers its name alone.
+        let (name, crc): (UInt32, UInt32) = type == .mng ? (fourCC("MEND"), 0x2120_F7D5) : (fourCC("IEND"), 0xAE42_6082)
+        if v.u32be(tail.lowerBound) == 0, v.u32be(tail.lowerBound + 4) == name, v.u32be(tail.lowerBound + 8) == crc {
             return .complete
         }
         guard let walked else { return .needWalk }
