@@ -138,6 +138,37 @@ struct TIFFPageTests {
         #expect(Self.pages(Array(b.prefix(8 + 18 * 100)) + [UInt8](repeating: 0, count: 4)) == 1, "100 thumbnails, cut: IFD0 alone is a page")
     }
 
+    /// More directories than the budget's reads: the completeness check walks the chain alone
+    /// past them, so a file cut after its first pages is still found cut (a stranger's 120- and
+    /// 200-page TIFFs cut short were complete once 64 reads ran out). Each answer is the same from
+    /// memory, a file and a stream.
+    @Test func aChainLongerThanTheBudgetIsWalkedForCompleteness() throws {
+        let (bytes, ifds) = try Self.fortyPages()
+        // 16 KiB of first bytes and 4 reads: IFD 1 on lies past them, and only three are read.
+        let budget = ReadBudget(reads: 4, bytesKept: 32 * 1024, verify: true)
+        func completeness(_ data: [UInt8]) -> Detection.Completeness {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-chain-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            data.withUnsafeBytes { b in
+                for problem in DetectionInvariants.fileViolations(b, scratchPath: scratch, budget: budget) { Issue.record("\(data.count): \(problem)") }
+                for chunk in [1460, 65536] {
+                    for known in [true, false] {
+                        for problem in DetectionInvariants.incrementalViolations(b, chunk: chunk, lengthKnown: known, budget: budget) {
+                            Issue.record("\(data.count), a stream in chunks of \(chunk), length known \(known): \(problem)")
+                        }
+                    }
+                }
+            }
+            return ImageSniffer.inspect(data, budget: budget).detection.completeness
+        }
+        #expect(completeness(bytes) == .complete)
+        // Cut within page 31's pixels (its IFD comes first), right after IFD 39, within the
+        // last page's pixels.
+        for end in [ifds[30] + 1000, ifds[39] + 200, bytes.count - 100] {
+            #expect(completeness(Array(bytes.prefix(end))) == .truncated, "cut at \(end)")
+        }
+    }
+
     @Test func aCutFileCountsThePagesBeforeTheCut() throws {
         let (bytes, ifds) = try Self.fortyPages()
         let cut = Array(bytes.prefix(ifds[25] + 20))  // within IFD 25's entries

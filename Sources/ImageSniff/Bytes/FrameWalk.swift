@@ -126,6 +126,11 @@ struct FrameWalk: Equatable {
     private var visited: Set<Int> = []
     /// A TIFF walk: the directories read (pages or not).
     private var directories = 0
+    /// A TIFF walk for the completeness check (`tiffChain`): a directory that lies past the end of
+    /// the data is a cut, where the page count counts the pages before it; and its count is where
+    /// the values and image data the directories place end (`TIFF.placedEnd`).
+    private var cutIsTruncation = false
+    private var placedEnd = 0
     /// A box walk: whether the last box passed is a `moof` (its samples come in the `mdat` after
     /// it: at the end of the data, they are cut off).
     private var lastBoxIsMoof = false
@@ -143,6 +148,16 @@ struct FrameWalk: Equatable {
         var w = FrameWalk(.tiffIFDs(layout, firstBytes: firstBytes), at: next, frames: 1)
         w.reached = ifd0
         w.visited.insert(ifd0)  // wherever it lies: a chain back to it ends there
+        return w
+    }
+
+    /// A TIFF's chain of directories from IFD0 (at `ifd0`) to its end, for the completeness
+    /// check: truncated when a directory lies past the end of the data; counted, its count is
+    /// where what the directories place ends (each as far as the block read at it shows), and
+    /// broken at a directory that does not read as one.
+    static func tiffChain(_ layout: TIFFLayout, ifd0: Int, firstBytes: Int) -> FrameWalk {
+        var w = FrameWalk(.tiffIFDs(layout, firstBytes: firstBytes), at: ifd0)
+        w.cutIsTruncation = true
         return w
     }
 
@@ -182,7 +197,7 @@ struct FrameWalk: Equatable {
             guard case .wants(var r) = step else { return step }
             if let length, r.upperBound > length {
                 // A TIFF's pages are those that can be read (as readers count them).
-                if case .tiffIFDs = kind { return .counted(frames) }
+                if case .tiffIFDs = kind { return cutIsTruncation ? .truncated : .counted(frames) }
                 // Of a range that runs past the end, the bytes before the end first: what the
                 // step looks for may lie among them (a JPEG's next marker after stray bytes, as
                 // the whole data in memory shows it). Wanted past the end with those held, it
@@ -322,22 +337,24 @@ struct FrameWalk: Equatable {
         case .tiffIFDs(let layout, let firstBytes):
             // Bytes behind the furthest directory reached are held only within the first bytes.
             func reachable(_ r: Range<Int>) -> Bool { r.lowerBound >= reached || r.upperBound <= firstBytes }
+            let ended = Progress.counted(cutIsTruncation ? placedEnd : frames)
             // A loop back to a directory counted (the walk may start on one): readers stop there.
-            if visited.contains(offset) { return .counted(frames) }
+            if visited.contains(offset) { return ended }
             // A directory behind the furthest one reached is read from the first bytes alone,
             // whatever `v` holds (all of the data, in memory): a stream has passed the rest.
             let back = offset < reached
             reached = max(reached, offset)
-            let page = back ? FrameWalk.withView(v, before: firstBytes) { TIFF.page($0, at: offset, layout) }
-                            : TIFF.page(v, at: offset, layout)
+            let page = back ? FrameWalk.withView(v, before: firstBytes) { TIFF.page($0, at: offset, layout, dataEnd: cutIsTruncation) }
+                            : TIFF.page(v, at: offset, layout, dataEnd: cutIsTruncation)
             switch page {
             case .needs(let r): return (back ? r.upperBound <= firstBytes : reachable(r)) ? .wants(r) : .broken
-            case .bad: return .counted(frames)  // damage past the last good page: readers stop there
-            case .ok(let isPage, let next):
+            case .bad: return cutIsTruncation ? .broken : ended  // damage past the last good page: readers stop there
+            case .ok(let isPage, let next, let dataEnd):
                 if isPage { frames += 1 }
                 directories += 1
+                placedEnd = max(placedEnd, dataEnd)
                 if offset < firstBytes { visited.insert(offset) }
-                if next == 0 || next == offset || visited.contains(next) { return .counted(frames) }
+                if next == 0 || next == offset || visited.contains(next) { return .counted(cutIsTruncation ? placedEnd : frames) }
                 let r = next..<(next + layout.countSize)
                 // Directories, not pages, are bounded: reduced-resolution ones are read too.
                 guard reachable(r), directories < FrameWalk.maxPages else { return .broken }

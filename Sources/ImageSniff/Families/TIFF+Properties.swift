@@ -9,7 +9,9 @@ extension TIFF {
     static let tiffTypes: [ImageType] = [.tiff] + CameraRaw.tiffBased + [.canonTIFRaw, .sonyAXR, .leicaRaw, .orf, .rw2, .rwl, .panasonicRaw]
 
     static let verifiers = [
-        Verifier(tiffTypes, check: verify),
+        Verifier(tiffTypes, walk: { v in
+            TIFFLayout.header(v, at: 0, anyIdentifier: true).map { FrameWalk.tiffChain($0.0, ifd0: $0.1, firstBytes: v.count) }
+        }, check: verify),
     ]
 
     /// Whole: every IFD lies within the data, and so do its values and the image data it points
@@ -26,6 +28,10 @@ extension TIFF {
     /// there are more than `Budget.verifiedIFDs` IFDs. The IFDs are read lowest offset first, and
     /// their tables before the data's length is looked at, so that a stream asks for them as they
     /// come rather than at its end (when they have passed).
+    /// When the directories need more reads than the budget allows (a file of hundreds of pages,
+    /// each directory a read of its own), the chain alone is walked to its end (`tiffChain`,
+    /// reading as it goes and holding nothing): a page directory past the end of the data is a
+    /// cut; the image data of the pages past the budget is not looked at.
     static func verify(_ input: Input, _ type: ImageType, _ walked: FrameWalk.Progress?) -> VerifyStep {
         let v = input.view
         // Any identifier: an ORF's or an RW2's IFDs are a TIFF's.
@@ -36,6 +42,11 @@ extension TIFF {
         // Bytes wanted further: unless what was read already points past a known end.
         func need(_ r: Range<Int>) -> VerifyStep {
             if let known = input.knownLength, end > known { return .truncated }
+            if !input.canFetch(r) && !input.isPastEnd(r) {
+                guard let walked else { return .needWalk }
+                guard case .counted(let placed) = walked else { return Verifier.step(for: walked) }
+                return max(end, placed) > input.totalLength ? .truncated : .complete
+            }
             return .needRange(r)
         }
         var seen: Set<Int> = []
@@ -78,7 +89,6 @@ extension TIFF {
             var offsets: IFDEntry?, counts: IFDEntry?, jpeg: IFDEntry?, jpegLength: IFDEntry?, subIFDs: IFDEntry?
             for i in 0..<ifd.count {
                 guard let e = ifd.entry(v, i) else { return stop(.unknown) }
-                if !e.inline { end = max(end, e.valueAt + e.byteCount) }
                 switch e.tag {
                 case 34665, 34853:
                     if let o = e.integer(v, layout), o != 0 { wait(o + layout.base, .metadata) }
@@ -94,16 +104,13 @@ extension TIFF {
                 return e.byteCount <= 1 << 20 ? need(e.valueRange) : stop(.unknown)
             }
             if let offsets, let counts {
-                guard offsets.count == counts.count, offsets.count > 0 else { return stop(.unknown) }
-                for i in 0..<offsets.count {
-                    guard let o = offsets.integer(v, layout, at: i), let c = counts.integer(v, layout, at: i) else { return stop(.unknown) }
-                    end = max(end, o + layout.base + c)
-                }
+                guard offsets.count == counts.count, offsets.count > 0,
+                      offsets.integer(v, layout, at: offsets.count - 1) != nil, counts.integer(v, layout, at: counts.count - 1) != nil else { return stop(.unknown) }
                 locatesData = true
-            } else if let jpeg, let jpegLength, let o = jpeg.integer(v, layout), let c = jpegLength.integer(v, layout), c > 0 {
-                end = max(end, o + layout.base + c)
+            } else if let jpeg, let jpegLength, jpeg.integer(v, layout) != nil, let c = jpegLength.integer(v, layout), c > 0 {
                 locatesData = true
             }
+            end = max(end, placedEnd(ifd, v))
             if let subIFDs {
                 for k in 0..<min(subIFDs.count, Budget.verifiedIFDs) {
                     if let o = subIFDs.integer(v, layout, at: k), o != 0 { wait(o + layout.base, .sub) }
@@ -299,11 +306,14 @@ extension TIFF {
         return .found(right - left + 1, bottom - top + 1)
     }
 
-    enum PageRead { case ok(isPage: Bool, next: Int), needs(Range<Int>), bad }
+    /// `dataEnd`: where the values and image data the directory places end, as far as `v` shows
+    /// them (0 when not asked for).
+    enum PageRead { case ok(isPage: Bool, next: Int, dataEnd: Int), needs(Range<Int>), bad }
 
     /// Whether the IFD at `at` is a page (NewSubfileType's bit 0 clear: not a reduced-resolution
-    /// image), and the next IFD's offset (0 at the end of the chain).
-    static func page(_ v: ByteView, at: Int, _ l: TIFFLayout) -> PageRead {
+    /// image), and the next IFD's offset (0 at the end of the chain); with `dataEnd`, also where
+    /// what it places ends (`placedEnd`).
+    static func page(_ v: ByteView, at: Int, _ l: TIFFLayout, dataEnd: Bool = false) -> PageRead {
         let ifd: IFD
         switch IFD.read(v, at: at, l) {
         case .ok(let read): ifd = read
@@ -313,7 +323,36 @@ extension TIFF {
         guard v.has(ifd.nextField) else { return .needs(at..<ifd.nextField.upperBound) }
         var isPage = true
         if let e = ifd.entry(v, tag: 254), let value = e.inlineScalar(v, l) { isPage = value & 1 == 0 }
-        return .ok(isPage: isPage, next: ifd.next(v) ?? 0)
+        return .ok(isPage: isPage, next: ifd.next(v) ?? 0, dataEnd: dataEnd ? placedEnd(ifd, v) : 0)
+    }
+
+    /// Where the values a directory holds out of line, and the image data its strip or tile
+    /// tables (or JPEG thumbnail) place, end: as far as `v` shows them (a table out of view is
+    /// left out).
+    static func placedEnd(_ ifd: IFD, _ v: ByteView) -> Int {
+        let l = ifd.layout
+        var end = 0
+        var offsets: IFDEntry?, counts: IFDEntry?, jpeg: IFDEntry?, jpegLength: IFDEntry?
+        for i in 0..<ifd.count {
+            guard let e = ifd.entry(v, i) else { break }
+            if !e.inline { end = max(end, e.valueAt + e.byteCount) }
+            switch e.tag {
+            case 273, 324: offsets = e
+            case 279, 325: counts = e
+            case 513: jpeg = e
+            case 514: jpegLength = e
+            default: break
+            }
+        }
+        if let offsets, let counts, offsets.count == counts.count {
+            for i in 0..<offsets.count {
+                guard let o = offsets.integer(v, l, at: i), let c = counts.integer(v, l, at: i) else { break }
+                end = max(end, o + l.base + c)
+            }
+        } else if let jpeg, let jpegLength, let o = jpeg.integer(v, l), let c = jpegLength.integer(v, l) {
+            end = max(end, o + l.base + c)
+        }
+        return end
     }
 
     private static func pixels(_ d: Directory) -> Int {
