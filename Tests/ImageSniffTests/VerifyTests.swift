@@ -685,6 +685,41 @@ struct MovieWithoutMoovTests {
     }
 }
 
+/// Fewer bytes than a box header after the last box are a trailer, not a box cut short: a
+/// stranger's HEIC, AVIF and JP2 with a line feed appended were truncated, where libheif, Pillow
+/// and OpenJPEG read them whole. A file cut within its last box's header (the `mdat` or the
+/// codestream box other boxes depend on) is still truncated: what that box held is missing.
+@Suite("Whole-file completeness of boxed files with a short trailer")
+struct ShortTrailerTests {
+    static let boxedTypes: Set<String> = ["public.heic", "public.heics", "public.heif", "public.avif", "public.avis",
+                                          "public.mpeg-4", "public.mpeg-4-audio", "com.apple.quicktime-movie", "public.3gpp"]
+    static let entries = VerifyTests.entries.filter {
+        (boxedTypes.contains($0.identifier) || VerifyTests.jxlContainers.contains($0.file)
+            || ($0.identifier == "public.jpeg-2000" && (try? $0.bytes().prefix(4).elementsEqual([0, 0, 0, 12])) == true))
+            && !$0.file.hasSuffix("-cut-half")
+    }
+
+    @Test(arguments: entries)
+    func aLineFeedOrAShortTrailerIsNotACut(_ entry: ManifestEntry) throws {
+        let data = try entry.bytes()
+        for tail: [UInt8] in [[0x0A], [0x0D, 0x0A], [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47]] {
+            let d = ImageSniffer.inspect(data + tail, budget: .verifying).detection
+            #expect(d.completeness == .complete, "\(entry.file) + \(tail): \(d)")
+        }
+        VerifyTests.recordDisagreements(data + [0x0A], "\(entry.file) + a line feed", chunks: [7, 1460], lengthKnown: [false, true])
+        // Cut a few bytes into the last box, when other boxes place what it holds (a JPX may
+        // keep its codestream elsewhere, through a fragment table: its boxes are not checked).
+        guard entry.file != "jpeg2000/jpx-brand" else { return }
+        let boxes = MovieWithoutMoovTests.boxes(data)
+        guard let last = boxes.last, last.2 == data.count, ["mdat", "jp2c", "jxlc", "jxlp"].contains(last.0),
+              boxes.contains(where: { ["meta", "moov", "jp2h", "ftyp"].contains($0.0) }) else { return }
+        for k in [1, 4, 7] {
+            let d = ImageSniffer.inspect(Array(data.prefix(last.1 + k)), budget: .verifying).detection
+            #expect(d.completeness == .truncated, "\(entry.file) cut \(k) bytes into its \(last.0): \(d)")
+        }
+    }
+}
+
 /// A file cut short and padded back to its length with zeros (a download or a recovery that
 /// wrote the length it expected): the walks of JPEG, PNG and GIF find zeros where the structure
 /// goes on, to the end, and call it truncated; noise there is damage, which says nothing.

@@ -203,11 +203,13 @@ struct FrameWalk: Equatable {
                 // the whole data in memory shows it). Wanted past the end with those held, it
                 // is truncation.
                 guard r.lowerBound < length, !v.has(r.lowerBound..<length) else {
-                    // Fewer bytes left than a box header, all zeros: padding after the last box
-                    // (a movie ffprobe reads whole), which says nothing, unless that box is a
-                    // `moof` whose `mdat` is missing; other bytes there are a header cut short.
-                    if case .boxes = kind, !lastBoxIsMoof, r.lowerBound < length,
-                       (r.lowerBound..<length).allSatisfy({ v.u8($0) == 0 }) { return .broken }
+                    // Fewer bytes left than a box header (8): not a box but a trailer after the
+                    // last one (padding, as in a movie ffprobe reads whole; a line feed a tool
+                    // appended, as libheif, Pillow and OpenJPEG read whole), unless that box is
+                    // a `moof` whose `mdat` is missing. The boxes end there; the format's own
+                    // check (the items' data, the samples, the codestream) says whether the
+                    // file is cut. A longer box header cut short is truncation.
+                    if case .boxes = kind, !lastBoxIsMoof, r.lowerBound < length, length - r.lowerBound < 8 { return .counted(frames) }
                     return .truncated
                 }
                 r = r.lowerBound..<length
