@@ -380,6 +380,27 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(plain).properties == p, "the same image with a true directory")
     }
 
+    /// ICO: a PNG entry's alpha, depth and colours are its IHDR's (and a tRNS chunk's), as its
+    /// decoder reads them: Pillow's icons of an RGB image said they had alpha.
+    @Test func icoPNGEntryAlphaIsThePNGs() throws {
+        var file = try #require(Manifest.entries.first { $0.file == "ico/pillow-png-entries" }).bytes()
+        let first = Int(file[18]) | Int(file[19]) << 8 | Int(file[20]) << 16 | Int(file[21]) << 24
+        #expect(Array(file[(first + 12)..<(first + 16)]) == Array("IHDR".utf8) && file[first + 25] == 2, "an RGB PNG")
+        var p = ImageSniffer.inspect(file).properties
+        #expect(p.hasAlpha == false && p.bitDepth == 8 && p.colorModel == .rgb, "\(p)")
+        file[first + 25] = 6  // RGBA
+        p = ImageSniffer.inspect(file).properties
+        #expect(p.hasAlpha == true && p.colorModel == .rgb, "\(p)")
+        file[first + 25] = 0  // grey
+        p = ImageSniffer.inspect(file).properties
+        #expect(p.hasAlpha == false && p.colorModel == .gray, "\(p)")
+        // A transparency chunk (tRNS) in place of the image data: alpha.
+        let next = first + 8 + 25
+        #expect(Array(file[(next + 4)..<(next + 8)]) == Array("IDAT".utf8))
+        file.replaceSubrange((next + 4)..<(next + 8), with: Array("tRNS".utf8))
+        #expect(ImageSniffer.inspect(file).properties.hasAlpha == true)
+    }
+
     /// DICOM written by pydicom: a sequence of undefined length (items of undefined length, one
     /// holding a nested sequence) before the image pixel module, and Explicit VR Big Endian with
     /// 3 frames, give the size of the plain file (16 x 16, 8 bits), through a file and a stream.

@@ -492,10 +492,22 @@ extension Bitmaps {
         let at = Int(offset)
         guard v.has(at, 24) else { return .need(at + 24, partial: p) }
         if v.equals(0x8950_4E47_0D0A_1A0A, length: 8, at: at) {
+            // A PNG: its IHDR's size, depth and colour type (4 and 6 carry alpha; any other
+            // only with a tRNS chunk before the image data), as its decoder reads it (Pillow's
+            // icons of RGB PNGs said they had alpha).
             p.width = v.u32be(at + 16).map(Int.init)
             p.height = v.u32be(at + 20).map(Int.init)
-            p.hasAlpha = true
-            p.colorModel = .rgb
+            guard let depth = v.u8(at + 24), let colour = v.u8(at + 25) else { return .need(at + 26, partial: p) }
+            p.bitDepth = Int(depth)
+            p.colorModel = colour == 0 || colour == 4 ? .gray : colour == 3 ? .indexed : .rgb
+            p.hasAlpha = colour == 4 || colour == 6
+            guard p.hasAlpha == false else { return .done(p) }
+            var chunks = Chunks(v, .png, from: at + 8 + 8 + 13 + 4)
+            while let chunk = chunks.next() {
+                if chunk.name == fourCC("IDAT") || chunk.name == fourCC("IEND") || chunk.isOversized { return .done(p) }
+                if chunk.name == fourCC("tRNS") { p.hasAlpha = true; return .done(p) }
+            }
+            if let wanted = chunks.needs { return .need(wanted.upperBound, partial: p) }
         } else if let bits = v.u16le(at + 14) {
             p.bitDepth = 8
             p.colorModel = bits <= 8 ? .indexed : .rgb
