@@ -401,6 +401,22 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(file).properties.hasAlpha == true)
     }
 
+    /// PIL's IM: the size, mode and image count its header lines state (no properties before;
+    /// `identify` cannot read it): the same size as Pillow's PNG of the same source.
+    @Test func pillowIMHeaderLines() throws {
+        func properties(_ file: String) throws -> ImageProperties {
+            ImageSniffer.inspect(try #require(Manifest.entries.first { $0.file == file }).bytes()).properties
+        }
+        let png = try properties("png/pillow"), im = try properties("longtail/im-pillow"), gray = try properties("longtail/im-pillow-gray")
+        #expect(im.width == png.width && im.height == png.height && im.width != nil, "\(im) \(png)")
+        #expect(im.colorModel == .rgb && im.hasAlpha == false && im.frameCount == 1 && gray.colorModel == .gray)
+        // A palette (a `Lut:` line) and a cut header (no 0x1A within its 1 KiB: nothing said).
+        let lines = "Image type: Greyscale image\r\nName: x\r\nImage size (x*y): 640*48\r\nFile size (no of images): 3\r\nLut: 1\r\n"
+        let palette = ImageSniffer.inspect(Array(lines.utf8) + [0x1A] + [UInt8](repeating: 0, count: 600)).properties
+        #expect(palette.width == 640 && palette.height == 48 && palette.colorModel == .indexed && palette.frameCount == 3, "\(palette)")
+        #expect(ImageSniffer.inspect(Array(lines.utf8) + [UInt8](repeating: 0x20, count: 1200)).properties.width == nil)
+    }
+
     /// DICOM written by pydicom: a sequence of undefined length (items of undefined length, one
     /// holding a nested sequence) before the image pixel module, and Explicit VR Big Endian with
     /// 3 frames, give the size of the plain file (16 x 16, 8 bits), through a file and a stream.

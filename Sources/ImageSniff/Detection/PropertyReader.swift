@@ -50,7 +50,7 @@ enum PropertyRegistry {
         .icns: "several images of several sizes", .openRaster: "a ZIP archive (its stack.xml)", .flashPix: "an OLE2 compound file",
         .photoCD: "several resolutions", .appleATX: "a texture wrapper",
         .aliasPIX: "not yet", .mgr: "not yet", .cmuRaster: "not yet", .microDesign: "not yet",
-        .solitaireSIR: "not yet", .garminSRF: "not yet", .mcidas: "not yet", .pixar: "not yet", .pillowIM: "not yet",
+        .solitaireSIR: "not yet", .garminSRF: "not yet", .mcidas: "not yet", .pixar: "not yet",
         .spider: "not yet", .jbig2: "not yet", .nokiaNOL: "not yet", .nokiaNGG: "not yet", .otb: "not yet",
     ]
 

@@ -81,6 +81,43 @@ enum GraphicsSoftware: FormatFamily {
         return v.count < 1024 && input.hasMore ? .need(1024, fallback: nil) : .no
     }
 
+    /// PIL's IM header lines (before the 0x1A that ends them, within 1 KiB): `Image size (x*y):
+    /// W*H`, `Image type:` (`RGB`, `RGBA`, `CMYK`, `Greyscale`, with `Lut:` a palette; `0 1`:
+    /// bilevel; `L 32S`, `L 32F`: 32-bit grey) and `File size (no of images):` (frames).
+    static func pillowIMProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
+        let v = input.view
+        guard let end = v.find("\u{1A}", in: 0..<min(v.count, 1024)) else {
+            return v.count < 1024 && input.hasMore ? .need(1024, partial: .unknown) : .done(.unknown)
+        }
+        var p = ImageProperties()
+        var o = 0
+        while o < end {
+            let lineEnd = v.find("\n", in: o..<end) ?? end
+            if v.matches("Image size (x*y):", at: o) {
+                var at = o + 17
+                if let w = v.decimal(at: &at, lead: .whitespace), v.u8(at) == UInt8(ascii: "*") {
+                    at += 1
+                    if let h = v.decimal(at: &at, lead: .none) { (p.width, p.height) = (w, h) }
+                }
+            } else if v.matches("File size (no of images):", at: o) {
+                var at = o + 25
+                p.frameCount = v.decimal(at: &at, lead: .whitespace)
+            } else if v.matches("Image type: ", at: o) {
+                let t = o + 12
+                if v.matches("RGBA ", at: t) { (p.colorModel, p.bitDepth, p.hasAlpha) = (.rgb, 8, true) }
+                else if v.matches("RGB", at: t) { (p.colorModel, p.bitDepth, p.hasAlpha) = (.rgb, 8, false) }
+                else if v.matches("CMYK ", at: t) { (p.colorModel, p.bitDepth, p.hasAlpha) = (.cmyk, 8, false) }
+                else if v.matches("Greyscale ", at: t) { (p.colorModel, p.bitDepth, p.hasAlpha) = (.gray, 8, false) }
+                else if v.matches("0 1 ", at: t) { (p.colorModel, p.bitDepth, p.hasAlpha) = (.gray, 1, false) }
+                else if v.matches("L 32", at: t) { (p.colorModel, p.bitDepth, p.hasAlpha) = (.gray, 32, false) }
+            } else if v.matches("Lut:", at: o), p.colorModel == .gray {
+                p.colorModel = .indexed
+            }
+            o = lineEnd + 1
+        }
+        return .done(p)
+    }
+
     /// `gd2\0`, version 1 or 2, width, height, chunk size and a format of 1-4.
     static func gd2(_ input: Input) -> Step {
         let v = input.view
@@ -210,6 +247,7 @@ extension GraphicsSoftware {
             guard let w = v.u16le(6), let h = v.u16le(8), let colours = v.u8(11) else { return .need(12, partial: .unknown) }
             return .done(ImageProperties(width: Int(w), height: Int(h), colorModel: colours >= 3 ? .rgb : .gray, frameCount: 1))
         }),
+        PropertyReader([.pillowIM], read: pillowIMProperties),
         PropertyReader([.viff], read: { input, _ in
             // After the 520-byte preamble: row size (width) and column size (height), in the byte
             // order the machine-dependency byte says (2: big-endian).
