@@ -34,20 +34,22 @@ out=identify-sizes.tsv
 echo "record-identify: $(($(wc -l < "$out") - 2)) files in $out" >&2
 
 # ImageMagick 6 has no JPEG XL coder: for JPEG XL, libjxl's jxlinfo is the reference (width,
-# height, bits per sample, still or animation): writes jxlinfo.tsv.
+# height, bits per sample, still or animation, channels: RGB, RGBA, Grayscale, ...): writes
+# jxlinfo.tsv.
 if command -v jxlinfo >/dev/null; then
     out=jxlinfo.tsv
     {
-        printf '# jxlinfo (libjxl-tools %s): "JPEG XL image|animation, WxH, ..., N-bit ..." for each JPEG XL test image\n' \
+        printf '# jxlinfo (libjxl-tools %s): "JPEG XL image|animation, WxH, ..., N-bit CHANNELS" for each JPEG XL test image\n' \
             "$(dpkg-query -W -f '${Version}' libjxl-tools 2>/dev/null || echo '?')"
-        printf 'file\twidth\theight\tbits\tanimation\n'
+        printf 'file\twidth\theight\tbits\tanimation\tchannels\n'
         tail -n +2 manifest.tsv | awk -F'\t' '$2 == "public.jpeg-xl" {print $1}' | while IFS= read -r f; do
             line=$(jxlinfo "$f" 2>/dev/null | grep -m1 -E '^JPEG XL (image|animation), ') || continue
             kind=$(sed -E 's/^JPEG XL (image|animation), .*/\1/' <<<"$line")
             size=$(sed -E 's/^JPEG XL [a-z]+, ([0-9]+)x([0-9]+),.*/\1 \2/' <<<"$line")
             bits=$(grep -oE '[0-9]+-bit' <<<"$line" | head -1 | tr -d -c 0-9)
+            channels=$(sed -E 's/.*[0-9]+-bit (float \([^)]*\) )?([A-Za-z+]+).*/\2/' <<<"$line")
             set -- $size
-            printf '%s\t%s\t%s\t%s\t%s\n' "$f" "$1" "$2" "$bits" "$([ "$kind" = animation ] && echo yes || echo no)"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$1" "$2" "$bits" "$([ "$kind" = animation ] && echo yes || echo no)" "$channels"
         done
     } > "$out"
     echo "record-identify: $(($(wc -l < "$out") - 2)) files in $out" >&2

@@ -102,6 +102,8 @@ struct PropertiesTests {
 struct JPEGXLPropertiesTests {
     struct Row: Sendable, CustomStringConvertible {
         let file: String, width: Int, height: Int, bits: Int, animation: Bool
+        /// jxlinfo's channels: RGB, RGBA, Grayscale, Grayscale+Alpha (and extra channels after).
+        let channels: String
         var description: String { file }
     }
 
@@ -110,8 +112,8 @@ struct JPEGXLPropertiesTests {
         return text.split(separator: "\n").compactMap { line in
             guard !line.hasPrefix("#"), !line.hasPrefix("file\t") else { return nil }
             let c = line.split(separator: "\t").map(String.init)
-            guard c.count == 5, let w = Int(c[1]), let h = Int(c[2]), let b = Int(c[3]) else { return nil }
-            return Row(file: c[0], width: w, height: h, bits: b, animation: c[4] == "yes")
+            guard c.count == 6, let w = Int(c[1]), let h = Int(c[2]), let b = Int(c[3]) else { return nil }
+            return Row(file: c[0], width: w, height: h, bits: b, animation: c[4] == "yes", channels: c[5])
         }
     }()
 
@@ -129,12 +131,12 @@ struct JPEGXLPropertiesTests {
             let out = try toolOutput("/usr/bin/jxlinfo", [row.file])
             let line = out.split(separator: "\n").first { $0.hasPrefix("JPEG XL image, ") || $0.hasPrefix("JPEG XL animation, ") }.map(String.init) ?? ""
             let expected = "JPEG XL \(row.animation ? "animation" : "image"), \(row.width)x\(row.height),"
-            #expect(line.hasPrefix(expected) && line.contains(" \(row.bits)-bit "), "\(row.file): jxlinfo now says \(line)")
+            #expect(line.hasPrefix(expected) && line.contains(" \(row.bits)-bit \(row.channels)"), "\(row.file): jxlinfo now says \(line)")
         }
     }
 
-    /// Size, bits per sample (read past the animation header when there is one), and still or
-    /// animated: the same as jxlinfo.
+    /// Size, bits per sample (read past the animation header when there is one), still or
+    /// animated, grey or colour, and alpha (an extra channel of that type): the same as jxlinfo.
     @Test(arguments: rows)
     func agreesWithJxlinfo(_ row: Row) throws {
         let url = Repository.testImages.appendingPathComponent(row.file)
@@ -142,6 +144,8 @@ struct JPEGXLPropertiesTests {
         let p = inspection.properties
         #expect(p.width == row.width && p.height == row.height, "\(p.width.map(String.init) ?? "nil")x\(p.height.map(String.init) ?? "nil")")
         #expect(p.bitDepth == row.bits)
+        #expect(p.colorModel == (row.channels.hasPrefix("Grayscale") ? .gray : .rgb), "\(row.channels): \(p)")
+        #expect(p.hasAlpha == (row.channels.hasPrefix("RGBA") || row.channels.hasPrefix("Grayscale+Alpha")), "\(row.channels): \(p)")
         #expect(inspection.detection.isAnimated == row.animation)
         #expect(row.animation ? p.frameCount == nil : p.frameCount == 1, "frames: the header does not count an animation's frames")
     }

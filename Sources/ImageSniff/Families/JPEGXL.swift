@@ -53,13 +53,17 @@ struct CodestreamHeader {
     /// Bits per sample of the colour channels (32, 16 or 24 for floating point); nil when the
     /// bits run out before the field. Reading it never makes the header invalid.
     var bitDepth: Int?
+    /// Whether an extra channel is alpha, and whether the colour space is grey (else RGB or
+    /// XYB); nil when the bits run out before them (or the colour space is unknown).
+    var hasAlpha: Bool?
+    var isGrey: Bool?
 
     init?(_ bits: inout BitReader) {
         guard let (w, h) = CodestreamHeader.size(&bits) else { return nil }
         width = w
         height = h
         guard let allDefault = bits.bit() else { return nil }
-        if allDefault == 1 { bitDepth = 8; return }
+        if allDefault == 1 { (bitDepth, hasAlpha, isGrey) = (8, false, false); return }
         guard let extraFields = bits.bit() else { return nil }
         if extraFields == 1 {
             guard let orientation = bits.read(3), let intrinsic = bits.bit() else { return nil }
@@ -71,6 +75,49 @@ struct CodestreamHeader {
             animated = animation == 1
         }
         bitDepth = CodestreamHeader.bitDepth(&bits, afterAnimationHeader: animated)
+        guard bitDepth != nil else { return }
+        (hasAlpha, isGrey) = CodestreamHeader.channels(&bits)
+    }
+
+    /// After the bit depth: the extra channels (is one alpha?) and the colour encoding (grey?).
+    /// ImageMetadata: `modular_16_bit_buffer_sufficient`, `num_extra_channels`, each channel's
+    /// ExtraChannelInfo, `xyb_encoded`, then ColourEncoding's `all_default`, `want_icc` and
+    /// `colour_space` (0 RGB, 1 grey, 2 XYB, 3 unknown).
+    static func channels(_ bits: inout BitReader) -> (hasAlpha: Bool?, isGrey: Bool?) {
+        guard bits.bit() != nil, let count = u32(&bits, [(0, 0), (1, 0), (2, 4), (1, 12)]) else { return (nil, nil) }
+        var alpha = false
+        for _ in 0..<min(Int(count), 256) {
+            guard let defaults = bits.bit() else { return (nil, nil) }
+            if defaults == 1 { alpha = true; continue }  // all default: an 8-bit alpha channel
+            // Its type (0 alpha, 2 spot colour, 5 colour filter array), depth, dimension shift
+            // and name, then what its type adds.
+            guard let type = u32(&bits, [(0, 0), (1, 0), (2, 4), (18, 6)]), sampleDepth(&bits) != nil,
+                  u32(&bits, [(0, 0), (3, 0), (4, 0), (1, 3)]) != nil,
+                  let nameLength = u32(&bits, [(0, 0), (0, 4), (16, 5), (48, 10)]), bits.skip(8 * Int(nameLength))
+            else { return (nil, nil) }
+            switch type {
+            case 0:
+                alpha = true
+                guard bits.bit() != nil else { return (nil, nil) }  // alpha_associated
+            case 2: guard bits.skip(64) else { return (nil, nil) }  // red, green, blue, solidity (F16)
+            case 5: guard u32(&bits, [(1, 0), (0, 2), (3, 4), (19, 8)]) != nil else { return (nil, nil) }
+            default: break
+            }
+        }
+        guard bits.bit() != nil, let colourDefaults = bits.bit() else { return (alpha, nil) }  // xyb_encoded
+        if colourDefaults == 1 { return (alpha, false) }  // sRGB
+        guard bits.bit() != nil, let space = u32(&bits, [(0, 0), (1, 0), (2, 4), (18, 6)]) else { return (alpha, nil) }
+        return (alpha, space == 1 ? true : space == 0 || space == 2 ? false : nil)
+    }
+
+    /// A BitDepth bundle: floating point or not, bits per sample, and a float's exponent bits.
+    static func sampleDepth(_ bits: inout BitReader) -> Int? {
+        guard let floatingPoint = bits.bit() else { return nil }
+        let depths: [(offset: UInt32, bits: Int)] = floatingPoint == 1
+            ? [(32, 0), (16, 0), (24, 0), (1, 6)] : [(8, 0), (10, 0), (12, 0), (1, 6)]
+        guard let depth = u32(&bits, depths) else { return nil }
+        if floatingPoint == 1 { guard bits.read(4) != nil else { return nil } }  // exp_bits - 1
+        return Int(depth)
     }
 
     /// ImageMetadata's bit depth, which follows the animation header when there is one (ticks
@@ -82,10 +129,7 @@ struct CodestreamHeader {
                   u32(&bits, [(0, 0), (0, 3), (0, 16), (0, 32)]) != nil,
                   bits.bit() != nil else { return nil }
         }
-        guard let floatingPoint = bits.bit() else { return nil }
-        let depths: [(offset: UInt32, bits: Int)] = floatingPoint == 1
-            ? [(32, 0), (16, 0), (24, 0), (1, 6)] : [(8, 0), (10, 0), (12, 0), (1, 6)]
-        return u32(&bits, depths).map(Int.init)
+        return sampleDepth(&bits)
     }
 
     /// A `U32` field: a 2-bit selector picks one of four distributions (a constant, or an offset
@@ -161,6 +205,14 @@ struct BitReader {
     }
 
     mutating func bit() -> UInt64? { read(1) }
+
+    /// Passes over `n` bits; false when the view ends first.
+    mutating func skip(_ n: Int) -> Bool {
+        guard n > 0 else { return true }
+        guard view.u8((position + n - 1) >> 3) != nil else { ranOut = true; return false }
+        position += n
+        return true
+    }
 }
 
 // MARK: - Whole-file check
@@ -210,9 +262,10 @@ extension JPEGXL {
         guard v.has(start, 2), v.equals(0xFF0A, length: 2, at: start) else { return .need(start + 64, partial: .unknown) }
         var reader = BitReader(v, from: start + 2)
         guard let header = CodestreamHeader(&reader) else { return .need(start + 128, partial: .unknown) }
-        var p = ImageProperties(width: header.width, height: header.height, bitDepth: header.bitDepth, orientation: header.orientation)
+        var p = ImageProperties(width: header.width, height: header.height, bitDepth: header.bitDepth,
+                                colorModel: header.isGrey.map { $0 ? .gray : .rgb }, hasAlpha: header.hasAlpha, orientation: header.orientation)
         if !header.animated { p.frameCount = 1 }
-        if header.bitDepth == nil && reader.ranOut { return .need(start + 128, partial: p) }
+        if (header.bitDepth == nil || header.isGrey == nil) && reader.ranOut { return .need(start + 256, partial: p) }
         return .done(p)
     }
 }
