@@ -162,7 +162,15 @@ public final class Magic {
 
     private func identify(extensions: Bool, _ query: (magic_t) -> UnsafePointer<CChar>?) throws(MagicError) -> MagicResult {
         let mime = try run(MAGIC_MIME_TYPE, query)
-        let description = try run(MAGIC_NONE, query)
+        let description: String
+        do {
+            description = try run(MAGIC_NONE, query)
+        } catch where error.code == 0 {
+            // Not a system error but one of libmagic's own limits, met while describing (a JPEG
+            // with more than 50 segments of Photoshop data: "name use count (50) exceeded"):
+            // `file` prints it as the description, and the MIME type it found stands.
+            description = "ERROR: \(error.message)"
+        }
         var list: [String]?
         if extensions {
             let text = try run(MAGIC_EXTENSION, query)

@@ -25,6 +25,20 @@ struct MagicWrapperTests {
         #expect(try magic.identify(Self.png).extensions == nil)
     }
 
+    /// A JPEG of more than 50 small segments meets one of libmagic's limits while it describes
+    /// it (`file` prints "ERROR: JPEG image data name use count (50) exceeded"), after it found
+    /// the MIME type: the answer keeps that type, with the error as its description (the whole
+    /// lookup failed, and a stranger's JPEG with 2.6 MB of Photoshop data had no verdict).
+    @Test func aLimitMetWhileDescribingKeepsTheMIMEType() throws {
+        let segment: [UInt8] = [0xFF, 0xE1, 0, 10] + [UInt8](repeating: 0, count: 8)
+        let jpeg: [UInt8] = [0xFF, 0xD8] + Array([[UInt8]](repeating: segment, count: 60).joined())
+            + [0xFF, 0xDB, 0, 67, 0] + [UInt8](repeating: 1, count: 64) + [0xFF, 0xD9]
+        let r = try Magic().identify(jpeg)
+        #expect(r.mimeType == "image/jpeg")
+        #expect(r.description.hasPrefix("ERROR: ") && r.description.contains("JPEG"), "\(r.description)")
+        #expect(CrossCheckResult(ours: .jpeg, libmagic: r).verdict == .agree)
+    }
+
     @Test func emptyAndUnknownBytes() throws {
         let magic = try Magic()
         #expect(try magic.identify([UInt8]()).mimeType == "application/x-empty")
