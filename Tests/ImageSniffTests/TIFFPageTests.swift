@@ -39,21 +39,26 @@ struct TIFFPageTests {
         for k in 0..<4 { b[at + k] = UInt8(truncatingIfNeeded: target >> (8 * k)) }
     }
 
-    /// The page count from memory, after checking that a file and a stream (in 1,460- and 64 KiB
-    /// chunks, length known or not) say the same, detection and properties.
-    static func pages(_ bytes: [UInt8], budget: ReadBudget = .default) -> Int? {
+    /// Records where a file or a stream (in 1,460- and 64 KiB chunks, length known or not) says
+    /// otherwise than the bytes in memory, detection and properties.
+    static func recordDisagreements(_ bytes: [UInt8], budget: ReadBudget) {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-pages-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         bytes.withUnsafeBytes { b in
-            for problem in DetectionInvariants.fileViolations(b, scratchPath: scratch, budget: budget) { Issue.record("\(problem)") }
+            for problem in DetectionInvariants.fileViolations(b, scratchPath: scratch, budget: budget) { Issue.record("\(bytes.count) bytes: \(problem)") }
             for chunk in [1460, 65536] {
                 for known in [true, false] {
                     for problem in DetectionInvariants.incrementalViolations(b, chunk: chunk, lengthKnown: known, properties: true, budget: budget) {
-                        Issue.record("\(problem)")
+                        Issue.record("\(bytes.count) bytes: \(problem)")
                     }
                 }
             }
         }
+    }
+
+    /// The page count from memory, after checking that a file and a stream say the same.
+    static func pages(_ bytes: [UInt8], budget: ReadBudget = .default) -> Int? {
+        recordDisagreements(bytes, budget: budget)
         return ImageSniffer.inspect(bytes, budget: budget).properties.frameCount
     }
 
@@ -147,18 +152,7 @@ struct TIFFPageTests {
         // 16 KiB of first bytes and 4 reads: IFD 1 on lies past them, and only three are read.
         let budget = ReadBudget(reads: 4, bytesKept: 32 * 1024, verify: true)
         func completeness(_ data: [UInt8]) -> Detection.Completeness {
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imgsniff-chain-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: scratch) }
-            data.withUnsafeBytes { b in
-                for problem in DetectionInvariants.fileViolations(b, scratchPath: scratch, budget: budget) { Issue.record("\(data.count): \(problem)") }
-                for chunk in [1460, 65536] {
-                    for known in [true, false] {
-                        for problem in DetectionInvariants.incrementalViolations(b, chunk: chunk, lengthKnown: known, budget: budget) {
-                            Issue.record("\(data.count), a stream in chunks of \(chunk), length known \(known): \(problem)")
-                        }
-                    }
-                }
-            }
+            Self.recordDisagreements(data, budget: budget)
             return ImageSniffer.inspect(data, budget: budget).detection.completeness
         }
         #expect(completeness(bytes) == .complete)
