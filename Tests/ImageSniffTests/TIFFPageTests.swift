@@ -163,6 +163,42 @@ struct TIFFPageTests {
         }
     }
 
+    /// IFD0 past the first bytes (ImageMagick and libtiff write a page's pixels before its
+    /// directory; detection then reads a far window): the walk starts from the header, as a
+    /// stream starts it before those bytes pass (a 100-page, 144 MB ImageMagick TIFF cut by a
+    /// byte was complete).
+    @Test func aChainWhoseFirstDirectoryLiesPastTheFirstBytes() throws {
+        var (bytes, ifds) = try Self.fortyPages()
+        for k in 0..<4 { bytes[4 + k] = UInt8(truncatingIfNeeded: ifds[1] >> (8 * k)) }  // IFD0 is IFD 1
+        let budget = ReadBudget(reads: 4, bytesKept: 32 * 1024, verify: true)
+        #expect(ifds[1] > budget.prefixCap)
+        Self.recordDisagreements(bytes, budget: budget)
+        #expect(ImageSniffer.inspect(bytes, budget: budget).detection.completeness == .complete)
+        for end in [ifds[30] + 1000, bytes.count - 100] {
+            let cut = Array(bytes.prefix(end))
+            Self.recordDisagreements(cut, budget: budget)
+            #expect(ImageSniffer.inspect(cut, budget: budget).detection.completeness == .truncated, "cut at \(end)")
+        }
+    }
+
+    /// A JPEG thumbnail of length 0 places nothing, wherever its offset points (a whole file
+    /// was truncated when the walk took such an offset for data).
+    @Test func aThumbnailOfLengthZeroPlacesNothing() {
+        func entry(_ tag: Int, _ type: Int, _ value: Int) -> [UInt8] {
+            [UInt8(tag & 0xFF), UInt8(tag >> 8), UInt8(type), 0, 1, 0, 0, 0] + (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
+        // Header; IFD0 (4 x 1 grey, one strip of 4 bytes at 62) pointing to IFD1 at 66, whose
+        // thumbnail offset lies far past the end with a length of 0.
+        var b: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 4, 0]
+        b += entry(256, 3, 4) + entry(257, 3, 1) + entry(273, 4, 62) + entry(279, 4, 4) + [66, 0, 0, 0]
+        b += [1, 2, 3, 4]
+        b += [2, 0] + entry(513, 4, 0x0FFF_FFF0) + entry(514, 4, 0) + [0, 0, 0, 0]
+        #expect(b.count == 66 + 30)
+        Self.recordDisagreements(b, budget: .verifying)
+        #expect(ImageSniffer.inspect(b, budget: .verifying).detection.completeness == .complete)
+        #expect(ImageSniffer.inspect(Array(b.prefix(64)), budget: .verifying).detection.completeness == .truncated, "the strip cut")
+    }
+
     @Test func aCutFileCountsThePagesBeforeTheCut() throws {
         let (bytes, ifds) = try Self.fortyPages()
         let cut = Array(bytes.prefix(ifds[25] + 20))  // within IFD 25's entries

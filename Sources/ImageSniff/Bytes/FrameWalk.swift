@@ -35,7 +35,8 @@ struct FrameWalk: Equatable {
         /// end of the data pad a file cut short (a download or a recovery that wrote the length
         /// it expected), so it is truncated; any other byte is damage.
         case zeros
-        /// ISO BMFF top-level boxes to the end of the data (which must be a box's end).
+        /// ISO BMFF top-level boxes to the end of the data (which must be a box's end, or fewer
+        /// bytes than a box header after one: a trailer).
         case boxes
         /// A TIFF's IFD chain, counting pages (IFDs whose NewSubfileType bit 0 is clear), to an
         /// offset of 0, a directory already counted (a loop), or one that cannot be read (damaged,
@@ -128,7 +129,7 @@ struct FrameWalk: Equatable {
     private var directories = 0
     /// A TIFF walk for the completeness check (`tiffChain`): a directory that lies past the end of
     /// the data is a cut, where the page count counts the pages before it; and its count is where
-    /// the values and image data the directories place end (`TIFF.placedEnd`).
+    /// the values and image data the directories' entries place end.
     private var cutIsTruncation = false
     private var placedEnd = 0
     /// A box walk: whether the last box passed is a `moof` (its samples come in the `mdat` after
@@ -153,10 +154,11 @@ struct FrameWalk: Equatable {
 
     /// A TIFF's chain of directories from IFD0 (at `ifd0`) to its end, for the completeness
     /// check: truncated when a directory lies past the end of the data; counted, its count is
-    /// where what the directories place ends (each as far as the block read at it shows), and
-    /// broken at a directory that does not read as one.
-    static func tiffChain(_ layout: TIFFLayout, ifd0: Int, firstBytes: Int) -> FrameWalk {
-        var w = FrameWalk(.tiffIFDs(layout, firstBytes: firstBytes), at: ifd0)
+    /// where what the directories' entries place ends (`TIFF.page`'s `dataEnd`); broken at a
+    /// directory that does not read as one, or a chain that goes back (a stream has passed those
+    /// bytes, and every source answers alike).
+    static func tiffChain(_ layout: TIFFLayout, ifd0: Int) -> FrameWalk {
+        var w = FrameWalk(.tiffIFDs(layout, firstBytes: 0), at: ifd0)
         w.cutIsTruncation = true
         return w
     }

@@ -9,10 +9,17 @@ extension TIFF {
     static let tiffTypes: [ImageType] = [.tiff] + CameraRaw.tiffBased + [.canonTIFRaw, .sonyAXR, .leicaRaw, .orf, .rw2, .rwl, .panasonicRaw]
 
     static let verifiers = [
-        Verifier(tiffTypes, walk: { v in
-            TIFFLayout.header(v, at: 0, anyIdentifier: true).map { FrameWalk.tiffChain($0.0, ifd0: $0.1, firstBytes: v.count) }
-        }, check: verify),
+        Verifier(tiffTypes, walk: { chain($0, anyIdentifier: true) }, earlyWalk: { chain($0, anyIdentifier: false) }, check: verify),
     ]
+
+    /// The completeness check's walk along the chain from IFD0 (`FrameWalk.tiffChain`), from the
+    /// header alone. Also the early walk (a TIFF or BigTIFF identifier only), for a file whose
+    /// IFD0 lies past the first bytes (ImageMagick and libtiff write a page's pixels before its
+    /// directory): a stream starts it before they pass. It goes forward only: a chain that goes
+    /// back ends it, unknown, whatever the first bytes held.
+    static func chain(_ v: ByteView, anyIdentifier: Bool) -> FrameWalk? {
+        TIFFLayout.header(v, at: 0, anyIdentifier: anyIdentifier).map { FrameWalk.tiffChain($0.0, ifd0: $0.1) }
+    }
 
     /// Whole: every IFD lies within the data, and so do its values and the image data it points
     /// to: strips or tiles (offsets and byte counts), or a JPEG (`JPEGInterchangeFormat` and its
@@ -29,9 +36,11 @@ extension TIFF {
     /// their tables before the data's length is looked at, so that a stream asks for them as they
     /// come rather than at its end (when they have passed).
     /// When the directories need more reads than the budget allows (a file of hundreds of pages,
-    /// each directory a read of its own), the chain alone is walked to its end (`tiffChain`,
-    /// reading as it goes and holding nothing): a page directory past the end of the data is a
-    /// cut; the image data of the pages past the budget is not looked at.
+    /// each directory a read of its own), the chain alone is walked to its end (`chain`, reading
+    /// as it goes and holding nothing; at most `FrameWalk.maxPages` directories): a directory past
+    /// the end of the data is a cut, and so are values, a single strip or tile, or a thumbnail
+    /// that a directory's entries place past it; the strip and tile tables of the directories
+    /// past the budget are not read.
     static func verify(_ input: Input, _ type: ImageType, _ walked: FrameWalk.Progress?) -> VerifyStep {
         let v = input.view
         // Any identifier: an ORF's or an RW2's IFDs are a TIFF's.
@@ -306,13 +315,14 @@ extension TIFF {
         return .found(right - left + 1, bottom - top + 1)
     }
 
-    /// `dataEnd`: where the values and image data the directory places end, as far as `v` shows
-    /// them (0 when not asked for).
+    /// `dataEnd`: where the values and image data the directory places end, as its entries
+    /// alone say (0 when not asked for).
     enum PageRead { case ok(isPage: Bool, next: Int, dataEnd: Int), needs(Range<Int>), bad }
 
     /// Whether the IFD at `at` is a page (NewSubfileType's bit 0 clear: not a reduced-resolution
     /// image), and the next IFD's offset (0 at the end of the chain); with `dataEnd`, also where
-    /// what it places ends (`placedEnd`).
+    /// what it places ends as its entries alone say (`placedEnd` without its tables: what else
+    /// is in view differs from a file's block to a stream's chunks).
     static func page(_ v: ByteView, at: Int, _ l: TIFFLayout, dataEnd: Bool = false) -> PageRead {
         let ifd: IFD
         switch IFD.read(v, at: at, l) {
@@ -323,13 +333,14 @@ extension TIFF {
         guard v.has(ifd.nextField) else { return .needs(at..<ifd.nextField.upperBound) }
         var isPage = true
         if let e = ifd.entry(v, tag: 254), let value = e.inlineScalar(v, l) { isPage = value & 1 == 0 }
-        return .ok(isPage: isPage, next: ifd.next(v) ?? 0, dataEnd: dataEnd ? placedEnd(ifd, v) : 0)
+        return .ok(isPage: isPage, next: ifd.next(v) ?? 0, dataEnd: dataEnd ? placedEnd(ifd, v, tables: false) : 0)
     }
 
     /// Where the values a directory holds out of line, and the image data its strip or tile
-    /// tables (or JPEG thumbnail) place, end: as far as `v` shows them (a table out of view is
-    /// left out).
-    static func placedEnd(_ ifd: IFD, _ v: ByteView) -> Int {
+    /// tables (or JPEG thumbnail, when its length is not 0) place, end. With `tables`, from the
+    /// tables wherever they lie, as far as `v` shows them (a table out of view is left out);
+    /// without, only from a single strip or tile whose offset and count are in the entries.
+    static func placedEnd(_ ifd: IFD, _ v: ByteView, tables: Bool = true) -> Int {
         let l = ifd.layout
         var end = 0
         var offsets: IFDEntry?, counts: IFDEntry?, jpeg: IFDEntry?, jpegLength: IFDEntry?
@@ -345,11 +356,12 @@ extension TIFF {
             }
         }
         if let offsets, let counts, offsets.count == counts.count {
+            guard tables || (offsets.inline && counts.inline) else { return end }
             for i in 0..<offsets.count {
                 guard let o = offsets.integer(v, l, at: i), let c = counts.integer(v, l, at: i) else { break }
                 end = max(end, o + l.base + c)
             }
-        } else if let jpeg, let jpegLength, let o = jpeg.integer(v, l), let c = jpegLength.integer(v, l) {
+        } else if let jpeg, let jpegLength, let o = jpeg.integer(v, l), let c = jpegLength.integer(v, l), c > 0 {
             end = max(end, o + l.base + c)
         }
         return end
