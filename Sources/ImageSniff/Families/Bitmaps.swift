@@ -500,12 +500,15 @@ extension Bitmaps {
             guard let depth = v.u8(at + 24), let colour = v.u8(at + 25) else { return .need(at + 26, partial: p) }
             p.bitDepth = Int(depth)
             p.colorModel = colour == 0 || colour == 4 ? .gray : colour == 3 ? .indexed : .rgb
-            p.hasAlpha = colour == 4 || colour == 6
-            guard p.hasAlpha == false else { return .done(p) }
+            if colour == 4 || colour == 6 {
+                p.hasAlpha = true
+                return .done(p)
+            }
+            // Not known until a tRNS chunk, or the image data, is reached.
             var chunks = Chunks(v, .png, from: at + 8 + 8 + 13 + 4)
             while let chunk = chunks.next() {
-                if chunk.name == fourCC("IDAT") || chunk.name == fourCC("IEND") || chunk.isOversized { return .done(p) }
                 if chunk.name == fourCC("tRNS") { p.hasAlpha = true; return .done(p) }
+                if chunk.name == fourCC("IDAT") || chunk.name == fourCC("IEND") || chunk.isOversized { p.hasAlpha = false; return .done(p) }
             }
             if let wanted = chunks.needs { return .need(wanted.upperBound, partial: p) }
         } else if let bits = v.u16le(at + 14) {
