@@ -687,6 +687,24 @@ struct DisplayedSizeTests {
         #expect(plain.width != nil && plain.codedWidth == nil && plain.codedHeight == nil)
     }
 
+    /// A collection of still images (`heif-enc a.png b.png`) counts each, as libheif's top-level
+    /// images do (pillow_heif's and heif-info's count; it was 1): hidden items (a grid's tiles), a
+    /// thumbnail (`thmb`) and an auxiliary image (`auxl`: alpha, depth, a gain map) are not
+    /// images of their own, so every other still test image is one.
+    @Test func heifCollectionsCountTheirImages() throws {
+        #expect(try Self.properties("heif/heic-collection").frameCount == 2)
+        let stills = Manifest.entries.filter { ["public.heic", "public.heif", "public.avif"].contains($0.identifier) && $0.file != "heif/heic-collection" }
+        var seen: Set<String> = []
+        for entry in stills {
+            let bytes = try entry.bytes()
+            for reference in ["thmb", "auxl"] where bytes.indices.dropLast(4).contains(where: { bytes[$0..<($0 + 4)].elementsEqual(reference.utf8) }) {
+                seen.insert(reference)
+            }
+            #expect(ImageSniffer.inspect(bytes).properties.frameCount == 1, "\(entry.file)")
+        }
+        #expect(seen == ["thmb", "auxl"], "stills with a thumbnail and with an auxiliary image: \(seen)")
+    }
+
     /// HEIF's rotations and mirrors, composed in the order listed, give the EXIF orientation that
     /// does the same (avifenc's --irot N: N quarter turns anticlockwise; --imir 0: top and bottom
     /// exchanged, 1: left and right): the orientations Pillow's AVIF tests expect of such files. A

@@ -210,16 +210,24 @@ extension ISOBMFF {
         var properties: [(type: UInt32, start: Int, end: Int)] = []
         var associations: [UInt32: [Int]] = [:]
         var firstTile: [UInt32: UInt32] = [:]  // a derived image's first input (`dimg`)
+        // What makes an image item no image of its own (as libheif counts its top-level
+        // images): hidden (a grid's tiles are), or a thumbnail or an auxiliary image (the
+        // source of a `thmb` or `auxl` reference: an alpha plane, a depth map, Apple's gain map).
+        var hidden: Set<UInt32> = [], notOwn: Set<UInt32> = []
         for box in boxes {
             switch box.type {
             case fourCC("iref"):
                 // Item references (HEIF 6.4.3 in ISO/IEC 14496-12 8.11.12): 16-bit ids in version 0.
                 let wide = v.u8(box.start + 8) != 0
-                for reference in children(v, from: box.start + 12, to: box.end) where reference.type == fourCC("dimg") {
-                    let id = wide ? v.u32be(reference.start + 8) : v.u16be(reference.start + 8).map(UInt32.init)
-                    let to = reference.start + 8 + (wide ? 4 : 2) + 2
-                    guard to + (wide ? 4 : 2) <= reference.end else { continue }
-                    if let id, let tile = wide ? v.u32be(to) : v.u16be(to).map(UInt32.init) { firstTile[id] = tile }
+                func id(at o: Int) -> UInt32? { wide ? v.u32be(o) : v.u16be(o).map(UInt32.init) }
+                for reference in children(v, from: box.start + 12, to: box.end).prefix(Limits.maxWalkSteps) {
+                    let kind = reference.type
+                    guard kind == fourCC("dimg") || kind == fourCC("thmb") || kind == fourCC("auxl"),
+                          let from = id(at: reference.start + 8), let count = v.u16be(reference.start + 8 + (wide ? 4 : 2)) else { continue }
+                    // (A grid's first tile gives the grid's coding: `coding` below.)
+                    let targets = reference.start + 8 + (wide ? 4 : 2) + 2
+                    if kind != fourCC("dimg") { notOwn.insert(from); continue }
+                    if count > 0, targets + (wide ? 4 : 2) <= reference.end, let tile = id(at: targets) { firstTile[from] = tile }
                 }
             case fourCC("pitm"):
                 primary = v.u8(box.start + 8) == 0 ? v.u16be(box.start + 12).map(UInt32.init) : v.u32be(box.start + 12)
@@ -231,6 +239,7 @@ extension ISOBMFF {
                     if let id = idSize == 2 ? v.u16be(infe.start + 12).map(UInt32.init) : v.u32be(infe.start + 12),
                        let itemType = v.u32be(infe.start + 12 + idSize + 2) {
                         itemTypes[id] = itemType
+                        if let flags = v.u8(infe.start + 11), flags & 1 != 0 { hidden.insert(id) }  // (in)visible
                     }
                 }
             case fourCC("iprp"):
@@ -246,6 +255,11 @@ extension ISOBMFF {
             }
         }
         if itemTypes.values.contains(fourCC("tmap")) { p.hasGainMap = true }
+        // A collection of images (`heif-enc a.png b.png`, a burst of stills, a stereo pair):
+        // each counts, as libheif's top-level images do (pillow_heif's and heif-info's count).
+        if !isSequence {
+            p.frameCount = max(1, itemTypes.count { Self.imageItemTypes.contains($0.value) && !hidden.contains($0.key) && !notOwn.contains($0.key) })
+        }
         // Auxiliary images anywhere in the file: alpha planes and gain maps.
         for (item, indices) in associations {
             for index in indices where index >= 1 && index <= properties.count {
@@ -346,6 +360,13 @@ extension ISOBMFF {
         if p.colorModel == nil && p.width != nil { p.colorModel = .rgb }
         return .done(p)
     }
+
+    /// The item types that are images of their own: coded (HEVC, AV1, AVC, VVC, JPEG, JPEG 2000,
+    /// uncompressed) or derived (grid, overlay, identity). Not a tone map (`tmap`): the primary
+    /// image rendered with its gain map.
+    static let imageItemTypes: Set<UInt32> = Set(["hvc1", "av01", "avc1", "vvc1", "jpeg", "j2k1", "unci", "grid", "iovl", "iden"].map {
+        $0.utf8.reduce(0) { $0 << 8 | UInt32($1) }
+    })
 
     /// `ipma`: for each item, the 1-based indices of its properties in `ipco`.
     private static func itemAssociations(_ v: ByteView, _ start: Int, _ end: Int) -> [UInt32: [Int]] {
