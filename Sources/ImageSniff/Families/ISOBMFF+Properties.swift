@@ -224,9 +224,9 @@ extension ISOBMFF {
                     let kind = reference.type
                     guard kind == fourCC("dimg") || kind == fourCC("thmb") || kind == fourCC("auxl"),
                           let from = id(at: reference.start + 8), let count = v.u16be(reference.start + 8 + (wide ? 4 : 2)) else { continue }
-                    // (A grid's first tile gives the grid's coding: `coding` below.)
-                    let targets = reference.start + 8 + (wide ? 4 : 2) + 2
                     if kind != fourCC("dimg") { notOwn.insert(from); continue }
+                    // A derived image's first input: a grid's first tile gives its coding.
+                    let targets = reference.start + 8 + (wide ? 4 : 2) + 2
                     if count > 0, targets + (wide ? 4 : 2) <= reference.end, let tile = id(at: targets) { firstTile[from] = tile }
                 }
             case fourCC("pitm"):
