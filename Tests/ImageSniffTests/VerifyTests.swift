@@ -685,10 +685,12 @@ struct MovieWithoutMoovTests {
     }
 }
 
-/// Fewer bytes than a box header after the last box are a trailer, not a box cut short: a
-/// stranger's HEIC, AVIF and JP2 with a line feed appended were truncated, where libheif, Pillow
-/// and OpenJPEG read them whole. A file cut within its last box's header (the `mdat` or the
-/// codestream box other boxes depend on) is still truncated: what that box held is missing.
+/// Fewer bytes than a box header after the last box, or text (a "box" of a type no top-level box
+/// has, whose size, read from the text, runs past the end), are a trailer, not a box cut short: a
+/// stranger's HEIC, AVIF and JP2 with a line feed or "garbage!" appended were truncated, where
+/// libheif, Pillow and OpenJPEG read them whole. A file cut within its last box's header (the
+/// `mdat` or the codestream box other boxes depend on) is still truncated: what that box held is
+/// missing.
 @Suite("Whole-file completeness of boxed files with a short trailer")
 struct ShortTrailerTests {
     static let boxedTypes: Set<String> = ["public.heic", "public.heics", "public.heif", "public.avif", "public.avis",
@@ -702,7 +704,8 @@ struct ShortTrailerTests {
     @Test(arguments: entries)
     func aLineFeedOrAShortTrailerIsNotACut(_ entry: ManifestEntry) throws {
         let data = try entry.bytes()
-        for tail: [UInt8] in [[0x0A], [0x0D, 0x0A], [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47]] {
+        for tail: [UInt8] in [[0x0A], [0x0D, 0x0A], [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47], Array("garbage!".utf8),
+                              Array("hello world\n".utf8), [0xFF, 0xFE, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06]] {
             let d = ImageSniffer.inspect(data + tail, budget: .verifying).detection
             #expect(d.completeness == .complete, "\(entry.file) + \(tail): \(d)")
         }

@@ -135,6 +135,8 @@ struct FrameWalk: Equatable {
     /// A box walk: whether the last box passed is a `moof` (its samples come in the `mdat` after
     /// it: at the end of the data, they are cut off).
     private var lastBoxIsMoof = false
+    /// A box walk: whether the last box passed is text throughout its header (`looksLikeText`).
+    private var lastBoxIsText = false
 
     init(_ kind: Kind, at offset: Int, frames: Int = 0) {
         self.kind = kind
@@ -161,6 +163,18 @@ struct FrameWalk: Equatable {
         var w = FrameWalk(.tiffIFDs(layout, firstBytes: 0), at: ifd0)
         w.cutIsTruncation = true
         return w
+    }
+
+    /// A box walk's end: the boxes counted, unless the last is a `moof` whose `mdat` is missing.
+    private var endOfBoxes: Progress { lastBoxIsMoof ? .truncated : .counted(frames) }
+
+    /// Whether a box header at `o` is text throughout: its size bytes as well as its type
+    /// printable (or tabs and line ends). Text appended to a whole file ("garbage!", "hello
+    /// world") reads as a box of half a gigabyte or more; taken for one only when it runs past
+    /// the end of the data, it is a trailer there, and the format's own check (the items' data,
+    /// the samples, the codestream) still says whether the file is cut.
+    static func looksLikeText(_ v: ByteView, at o: Int) -> Bool {
+        (0..<8).allSatisfy { i in v.u8(o + i).map { (0x20...0x7E).contains($0) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } ?? false }
     }
 
     /// The frame count properties give for how the walk ended: the count at the end of the
@@ -211,7 +225,16 @@ struct FrameWalk: Equatable {
                     // a `moof` whose `mdat` is missing. The boxes end there; the format's own
                     // check (the items' data, the samples, the codestream) says whether the
                     // file is cut. A longer box header cut short is truncation.
-                    if case .boxes = kind, !lastBoxIsMoof, r.lowerBound < length, length - r.lowerBound < 8 { return .counted(frames) }
+                    if case .boxes = kind {
+                        if r.lowerBound < length, length - r.lowerBound < 8 { return endOfBoxes }
+                        // The last box ran past the end: a cut, unless its header is text (a
+                        // line appended to a whole file, which decoders read whole).
+                        if r.lowerBound > length, lastBoxIsText {
+                            frames -= 1
+                            lastBoxIsText = false
+                            return endOfBoxes
+                        }
+                    }
                     return .truncated
                 }
                 r = r.lowerBound..<length
@@ -404,6 +427,7 @@ struct FrameWalk: Equatable {
                 let c = v.u8(offset + i) ?? 0
                 guard (0x20...0x7E).contains(c) || c == 0xA9 else { return .broken }
             }
+            let isText = FrameWalk.looksLikeText(v, at: offset)
             var size = Int(size32)
             if size32 == 1 {
                 guard let large = v.u64(offset + 8, bigEndian: true) else { return .wants(offset..<(offset + 16)) }
@@ -416,9 +440,16 @@ struct FrameWalk: Equatable {
             frames += 1
             offset += size
             lastBoxIsMoof = v.u32be(offset - size + 4) == fourCC("moof")
+            lastBoxIsText = isText
             if let length {
-                if offset == length { return lastBoxIsMoof ? .truncated : .counted(frames) }
-                if offset > length { return .truncated }
+                if offset == length { return endOfBoxes }
+                if offset > length {
+                    // Past the end: a box cut short, or a line of text appended to a whole file.
+                    guard isText else { return .truncated }
+                    frames -= 1
+                    lastBoxIsMoof = false
+                    return endOfBoxes
+                }
             }
             return .wants(offset..<(offset + 8))
         }

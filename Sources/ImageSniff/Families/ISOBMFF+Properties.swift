@@ -364,9 +364,7 @@ extension ISOBMFF {
     /// The item types that are images of their own: coded (HEVC, AV1, AVC, VVC, JPEG, JPEG 2000,
     /// uncompressed) or derived (grid, overlay, identity). Not a tone map (`tmap`): the primary
     /// image rendered with its gain map.
-    static let imageItemTypes: Set<UInt32> = Set(["hvc1", "av01", "avc1", "vvc1", "jpeg", "j2k1", "unci", "grid", "iovl", "iden"].map {
-        $0.utf8.reduce(0) { $0 << 8 | UInt32($1) }
-    })
+    static let imageItemTypes: Set<UInt32> = Set(["hvc1", "av01", "avc1", "vvc1", "jpeg", "j2k1", "unci", "grid", "iovl", "iden"].map(fourCC))
 
     /// `ipma`: for each item, the 1-based indices of its properties in `ipco`.
     private static func itemAssociations(_ v: ByteView, _ start: Int, _ end: Int) -> [UInt32: [Int]] {
