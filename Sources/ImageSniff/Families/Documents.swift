@@ -70,9 +70,7 @@ extension Documents {
             let length = input.totalLength
             let tail = max(0, length - 1024)..<length
             guard input.view.has(tail) else { return .needRange(tail) }
-            // Compared at each offset: the tail may lie partly in the first bytes, partly in a far
-            // window (`find` searches one of them).
-            return tail.contains { input.view.matches("%%EOF", at: $0) } ? .complete : .truncated
+            return input.view.find("%%EOF", in: tail) != nil ? .complete : .truncated
         },
     ]
 }
