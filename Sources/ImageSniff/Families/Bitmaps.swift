@@ -499,8 +499,9 @@ extension Bitmaps {
             p.height = v.u32be(at + 20).map(Int.init)
             guard let depth = v.u8(at + 24), let colour = v.u8(at + 25) else { return .need(at + 26, partial: p) }
             p.bitDepth = Int(depth)
-            p.colorModel = colour == 0 || colour == 4 ? .gray : colour == 3 ? .indexed : .rgb
-            if colour == 4 || colour == 6 {
+            let (model, alpha) = PNG.colour(colour)
+            p.colorModel = model ?? .rgb
+            if alpha {
                 p.hasAlpha = true
                 return .done(p)
             }

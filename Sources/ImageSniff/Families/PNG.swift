@@ -99,6 +99,17 @@ extension PNG {
         return Int(value)
     }
 
+    /// IHDR's colour type: grey (0, 4 with alpha), RGB (2, 6 with alpha) or a palette (3).
+    /// Without alpha in the type, a tRNS chunk before the image data gives it.
+    static func colour(_ type: UInt8) -> (model: ImageProperties.ColorModel?, hasAlpha: Bool) {
+        switch type {
+        case 0, 4: return (.gray, type == 4)
+        case 2, 6: return (.rgb, type == 6)
+        case 3: return (.indexed, false)
+        default: return (nil, false)
+        }
+    }
+
     static func properties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var offset = 8
@@ -128,13 +139,7 @@ extension PNG {
         // IHDR: bit depth, colour type (0 gray, 2 RGB, 3 palette, 4 gray-alpha, 6 RGBA).
         let depth = v.base[header + 8], colour = v.base[header + 9]
         p.bitDepth = Int(depth)
-        switch colour {
-        case 0, 4: p.colorModel = .gray
-        case 2, 6: p.colorModel = .rgb
-        case 3: p.colorModel = .indexed
-        default: break
-        }
-        p.hasAlpha = colour == 4 || colour == 6
+        (p.colorModel, p.hasAlpha) = PNG.colour(colour)
         p.frameCount = 1
         p.hasICCProfile = false
         // The chunks before the image data.
