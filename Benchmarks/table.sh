@@ -18,6 +18,9 @@
 # half needs root and a writable /proc/sys; without them it is skipped, with a message. Cold
 # start: the page cache dropped and nothing warmed, one file scanned (static imgsniff vs `file`).
 #
+# The library-alone row (`bench scan`: detection with a bare walk, no output) needs this package's
+# bench (built here unless --no-build); it is left out, with a message, when it is missing.
+#
 # The floors are built here with cc (the io_uring one with liburing: apt-get install
 # liburing-dev); the rows of a floor that cannot run (no liburing, io_uring disabled) say so.
 set -euo pipefail
@@ -32,7 +35,7 @@ while [ $# -gt 0 ]; do
         --no-build) BUILD=0 ;;
         --warm-only) COLD=0 ;;
         --imgsniff) IMGSNIFF=$2; shift ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         *) if [[ "$1" =~ ^[0-9]+$ ]]; then N=$1; else echo "table.sh: unknown argument $1" >&2; exit 64; fi ;;
     esac
     shift
@@ -42,6 +45,7 @@ OUT="$here/.build-floors"          # ignored by git (.build-*/)
 FLOOR="$OUT/floor"
 IMGSNIFF=${IMGSNIFF:-$root/.build-bench/release/imgsniff}
 STATIC="$root/.build-dist/imgsniff"
+BENCH="$here/.build/release/bench"   # the library alone (Benchmarks/Package.swift)
 section() { printf '\n== %s ==\n' "$*"; }
 
 command -v hyperfine >/dev/null || { echo "table.sh: hyperfine is needed (apt-get install hyperfine)" >&2; exit 1; }
@@ -61,6 +65,9 @@ if [ "$BUILD" = 1 ] || [ ! -x "$FLOOR" ]; then
 fi
 if [ "$BUILD" = 1 ] && [ "$IMGSNIFF" = "$root/.build-bench/release/imgsniff" ]; then
     nice -n 5 swift build -c release --package-path "$root" --scratch-path "$root/.build-bench" --product imgsniff 2>&1 | grep -E "error|Build" || true
+fi
+if [ "$BUILD" = 1 ]; then
+    nice -n 5 swift build -c release --package-path "$here" --scratch-path "$here/.build" --product bench 2>&1 | grep -E "error|Build" || true
 fi
 [ -x "$IMGSNIFF" ] || { echo "table.sh: $IMGSNIFF was not built" >&2; exit 1; }
 
@@ -133,6 +140,16 @@ if [ -x "$STATIC" ]; then
 else
     echo "table.sh: no static binary at $STATIC (make release): its rows are left out"
 fi
+# The library alone on one thread: a bare readdir walk calling FileSniffer.detect on each file,
+# no sorting, no records, no output (`bench scan`). What detection itself costs above the checked
+# floor's calls, and the least any `--jobs 1` built on this library can take.
+LIB_ROW=""
+if [ -x "$BENCH" ]; then
+    LIB_ROW=${#NAMES[@]}
+    row "library alone, 1 thread: bench scan (detect, no output)" "$BENCH" -- "$BENCH scan $TREE"
+else
+    echo "table.sh: no $BENCH (swift build -c release --package-path Benchmarks --scratch-path Benchmarks/.build): the library-alone row is left out"
+fi
 
 declare -A WARM COLDT RSS DEVMB
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
@@ -193,10 +210,15 @@ D=$FIRST_SCAN J1=$((FIRST_SCAN + 1))
 F2=2 FC=1
 echo "warm:  default / 2-thread floor          $(ratio "${WARM[$D]}" "${WARM[$F2]}")   target <= 1.5"
 echo "warm:  default / checked 2-thread floor  $(ratio "${WARM[$D]}" "${WARM[3]}")"
-echo "warm:  --jobs 1 / checked floor          $(ratio "${WARM[$J1]}" "${WARM[$FC]}")   target <= 1.15"
+echo "warm:  --jobs 1 / checked floor          $(ratio "${WARM[$J1]}" "${WARM[$FC]}")   (issue 28's first target, <= 1.15: below what the library alone takes)"
+if [ -n "$LIB_ROW" ]; then
+    echo "warm:  library alone / checked floor     $(ratio "${WARM[$LIB_ROW]}" "${WARM[$FC]}")   (what detection costs above the calls)"
+    echo "warm:  --jobs 1 / library alone          $(ratio "${WARM[$J1]}" "${WARM[$LIB_ROW]}")   target <= 1.15 (what the CLI adds: sorted walk, records, output)"
+fi
 if [ -n "$STATIC_ROW" ]; then
     echo "warm:  static default / checked 2-thread floor  $(ratio "${WARM[$STATIC_ROW]}" "${WARM[3]}")"
     echo "warm:  static --jobs 1 / checked floor          $(ratio "${WARM[$((STATIC_ROW + 1))]}" "${WARM[$FC]}")"
+    [ -n "$LIB_ROW" ] && echo "warm:  static --jobs 1 / library alone          $(ratio "${WARM[$((STATIC_ROW + 1))]}" "${WARM[$LIB_ROW]}")"
 fi
 if [ "$COLD" = 1 ]; then
     best=""; bestname=""
@@ -213,6 +235,7 @@ if [ "$COLD" = 1 ]; then
     echo "cold:  default / best checked concurrent floor (the same calls)  $(ratio "${COLDT[$D]}" "$bestc")"
     echo "cold:  --jobs 1 / checked floor          $(ratio "${COLDT[$J1]}" "${COLDT[$FC]}")"
     for ((i = FIRST_SCAN + 2; i < ${#NAMES[@]}; i++)); do
+        [ "$i" = "$LIB_ROW" ] && continue
         echo "cold:  ${NAMES[i]#imgsniff scan } / best floor $(ratio "${COLDT[$i]}" "$best")"
     done
 else
