@@ -504,6 +504,7 @@ make fits/netpbm                   gov.nasa.fits-image no -- bash -c "pamtofits 
 make fits/ffmpeg                   gov.nasa.fits-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v fits "${BX[@]}" -f fits @OUT@
 make fits/astropy-image-extension  gov.nasa.fits-image no -- "${PE[@]}" fitsext @OUT@ image
 make fits/astropy-tile-compressed  gov.nasa.fits-image no -- "${PE[@]}" fitsext @OUT@ compressed
+make fits/astropy-table            gov.nasa.fits-image no -- "${PE[@]}" fitsext @OUT@ table
 make dicom/pydicom                 org.nema.dicom no -- "${PE[@]}" dicom @OUT@
 make dicom/pydicom-sequence-undefined org.nema.dicom no -- "${PE[@]}" dicom @OUT@ zeros sequence
 make dicom/pydicom-big-endian-3-frames org.nema.dicom no -- "${PE[@]}" dicom @OUT@ zeros big-endian

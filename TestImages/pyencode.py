@@ -25,7 +25,7 @@ OpenEXR, astc-encoder-py, nibabel, mutagen, pyhdf, astropy, mrcfile.  Called fro
   pyencode.py id3 OUT                                          mutagen ID3v2.4 tag alone (no audio)
   pyencode.py hdf4 OUT                                         pyhdf (HDF4 library) SD file with one float32 4x4 dataset
   pyencode.py fitstext OUT                                     astropy Header.totextfile: FITS cards as text lines
-  pyencode.py fitsext OUT [image|compressed]                   astropy: empty primary HDU, 24x10 int16 image in the first extension
+  pyencode.py fitsext OUT [image|compressed|table]             astropy: empty primary HDU, 24x10 int16 image (or a table) in the first extension
   pyencode.py textenc OUT ENCODING                             a short English sentence with curly quotes and an en dash
   pyencode.py solid-pages OUT FORMAT N WxH [key=value ...]     Pillow save_all of N solid-colour RGB frames
   pyencode.py noise-frames OUT FORMAT N WxH SEED [mode=M] [key=value ...]
@@ -483,11 +483,16 @@ def cmd_fitsext(out, kind='image'):
     """A FITS file as observatories write them, with astropy: an empty primary HDU (NAXIS 0),
     then the image, 24 columns by 10 rows of int16, in the first extension: kind image is an
     IMAGE extension, kind compressed a tile-compressed image (CompImageHDU, Rice: a BINTABLE
-    with ZIMAGE = T, as fpack writes it)."""
+    with ZIMAGE = T, as fpack writes it). Kind table holds no image: a binary table of 10 rows
+    (an int16 and a float64 column) in the first extension, as catalogues and spectra come."""
     import numpy as np
     from astropy.io import fits
     data = np.arange(240, dtype=np.int16).reshape(10, 24)
-    hdu = fits.ImageHDU(data) if kind == 'image' else fits.CompImageHDU(data, compression_type='RICE_1')
+    if kind == 'table':
+        hdu = fits.BinTableHDU.from_columns([fits.Column(name='id', format='I', array=np.arange(10, dtype=np.int16)),
+                                             fits.Column(name='flux', format='D', array=np.linspace(0, 1, 10))])
+    else:
+        hdu = fits.ImageHDU(data) if kind == 'image' else fits.CompImageHDU(data, compression_type='RICE_1')
     fits.HDUList([fits.PrimaryHDU(), hdu]).writeto(out, overwrite=True)
 
 

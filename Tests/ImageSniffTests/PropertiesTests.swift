@@ -449,6 +449,16 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(try entry.bytes()).properties == p, "\(name) in memory")
     }
 
+    /// A FITS file that holds no image (an empty primary HDU, then a binary table, as astropy
+    /// writes a catalogue) states nothing: not the primary header's BITPIX as a grey image's depth.
+    @Test func fitsWithOnlyATableStatesNoImage() throws {
+        let entry = try #require(Manifest.entries.first { $0.file == "fits/astropy-table" })
+        let file = try ImageSniffer.inspect(fileAt: entry.url.path)
+        #expect(file.detection.type.identifier == "gov.nasa.fits-image")
+        #expect(file.properties == ImageProperties(), "\(file.properties)")
+        #expect(ImageSniffer.inspect(try entry.bytes()).properties == file.properties, "in memory")
+    }
+
     /// APNG's acTL num_frames: 0 is not a valid value (APNG 1.0) and PNG's integers stop at
     /// 2^31-1: the frame count is then not stated.
     @Test(arguments: [(UInt32(3), 3), (0, nil), (0x7FFF_FFFF, 0x7FFF_FFFF), (0x8000_0001, nil), (0xFFFF_FFFF, nil)] as [(UInt32, Int?)])

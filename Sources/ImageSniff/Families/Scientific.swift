@@ -274,7 +274,8 @@ extension Scientific {
     /// with no data (NAXIS = 0), as most observatories write their files, is followed by the
     /// first extension's header (the next 2,880-byte block): an IMAGE extension's size, or a
     /// tile-compressed image's (a BINTABLE with ZIMAGE = T: ZNAXIS1, ZNAXIS2, ZBITPIX, as fpack
-    /// writes them), read where it lies.
+    /// writes them), read where it lies. A file whose primary header holds no data and whose
+    /// first extension is a table (or that has none) holds no image: nothing is stated.
     static func fitsProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var p = ImageProperties(colorModel: .gray, frameCount: 1)
@@ -292,9 +293,12 @@ extension Scientific {
         // The first extension starts at the block after the primary header's END card.
         let next = (end + 2879) / 2880 * 2880
         let ext = FITSHeader(v, at: next)
+        // No image where a reader looks for one (a primary header alone, or tables after it):
+        // nothing to state, not the primary header's BITPIX for a grey image that is not there.
+        let noImage = ImageProperties()
         if let missing = ext.missing {
             // Past the data: a primary header alone.
-            return missing - 80 >= (input.knownLength ?? Int.max) ? .done(p) : want(missing)
+            return missing - 80 >= (input.knownLength ?? Int.max) ? .done(noImage) : want(missing)
         }
         if ext.xtension == "IMAGE   " {
             p.bitDepth = ext.bitpix.map(abs)
@@ -304,6 +308,8 @@ extension Scientific {
             p.bitDepth = ext.zbitpix.map(abs)
             p.width = ext.zaxis1
             p.height = ext.zaxis2 ?? (ext.zaxes == 1 ? 1 : nil)
+        } else {
+            return .done(noImage)
         }
         return .done(p)
     }
