@@ -709,6 +709,9 @@ synth longtail/iff-pbm-deluxepaint com.ea.iff-pbm no 'IFF FORM "PBM " (Deluxe Pa
 synth longtail/iff-anim-2frames    com.ea.iff-anim yes 'IFF FORM ANIM holding two FORM ILBM frames: the real ppmtoilbm file, and a copy with an ANHD chunk (full-frame operation 0)' -- "${SY[@]}" iff-anim @OUT@ longtail/ilbm-ppmtoilbm
 make longtail/im-pillow            com.pythonware.im no -- "${PE[@]}" pil $S/rose.png @OUT@ IM
 make longtail/im-pillow-gray       com.pythonware.im no -- "${PE[@]}" pil $S/gray.png @OUT@ IM mode=L
+make longtail/im-pillow-la         com.pythonware.im no -- "${PE[@]}" pil $S/alpha.png @OUT@ IM mode=LA
+make longtail/im-pillow-ycbcr      com.pythonware.im no -- "${PE[@]}" pil $S/rose.png @OUT@ IM mode=YCbCr
+make longtail/im-pillow-i16        com.pythonware.im no -- "${PE[@]}" pil $S/gray16.png @OUT@ IM 'mode=I;16'
 make longtail/jbig-pbmtojbg        org.jpeg.jbig no -- pbmtojbg $S/rose.pbm @OUT@
 make longtail/jbig-pbmtojbg85      org.jpeg.jbig no -- pbmtojbg85 $S/rose.pbm @OUT@
 make longtail/jbig-imagemagick     org.jpeg.jbig no -- convert $S/rose.pbm JBIG:@OUT@

@@ -416,6 +416,15 @@ struct HostilePropertiesTests {
         let png = try properties("png/pillow"), im = try properties("longtail/im-pillow"), gray = try properties("longtail/im-pillow-gray")
         #expect(im.width == png.width && im.height == png.height && im.width != nil, "\(im) \(png)")
         #expect(im.colorModel == .rgb && im.hasAlpha == false && im.frameCount == 1 && gray.colorModel == .gray)
+        // Pillow's modes LA (`LA image`), YCbCr (`YCC image`, decoded to RGB) and I;16 (`L 16
+        // image`): each said nothing but its size.
+        let la = try properties("longtail/im-pillow-la"), ycc = try properties("longtail/im-pillow-ycbcr"), i16 = try properties("longtail/im-pillow-i16")
+        #expect(la.colorModel == .gray && la.bitDepth == 8 && la.hasAlpha == true, "\(la)")
+        #expect(ycc.colorModel == .rgb && ycc.bitDepth == 8 && ycc.hasAlpha == false, "\(ycc)")
+        #expect(i16.colorModel == .gray && i16.bitDepth == 16 && i16.hasAlpha == false, "\(i16)")
+        for p in [la, ycc, i16] {
+            #expect(p.width == 32 && p.height == 32 && p.frameCount == 1, "\(p)")
+        }
         // A palette (a `Lut:` line) and a cut header (no 0x1A within its 1 KiB: nothing said).
         let lines = "Image type: Greyscale image\r\nName: x\r\nImage size (x*y): 640*48\r\nFile size (no of images): 3\r\nLut: 1\r\n"
         let palette = ImageSniffer.inspect(Array(lines.utf8) + [0x1A] + [UInt8](repeating: 0, count: 600)).properties

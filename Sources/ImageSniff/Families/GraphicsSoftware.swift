@@ -82,8 +82,9 @@ enum GraphicsSoftware: FormatFamily {
     }
 
     /// PIL's IM header lines (before the 0x1A that ends them, within 1 KiB): `Image size (x*y):
-    /// W*H`, `Image type:` (`RGB`, `RGBA`, `CMYK`, `Greyscale`, with `Lut:` a palette; `0 1`:
-    /// bilevel; `L 32S`, `L 32F`: 32-bit grey) and `File size (no of images):` (frames).
+    /// W*H`, `Image type:` (`RGB`, `RGBA`, `RGBX`, `CMYK`, `Greyscale`, `LA` (grey and alpha),
+    /// each with `Lut:` a palette; `YCC`: YCbCr, decoded to RGB; `0 1`: bilevel; `L 16`, `L 16B`,
+    /// `L 16L`: 16-bit grey; `L 32S`, `L 32F`: 32-bit grey) and `File size (no of images):` (frames).
     static func pillowIMProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         guard let end = v.find("\u{1A}", in: 0..<min(v.count, 1024)) else {
@@ -110,6 +111,9 @@ enum GraphicsSoftware: FormatFamily {
                 else if v.matches("Greyscale ", at: t) { (p.colorModel, p.bitDepth, p.hasAlpha) = (.gray, 8, false) }
                 else if v.matches("0 1 ", at: t) { (p.colorModel, p.bitDepth, p.hasAlpha) = (.gray, 1, false) }
                 else if v.matches("L 32", at: t) { (p.colorModel, p.bitDepth, p.hasAlpha) = (.gray, 32, false) }
+                else if v.matches("L 16", at: t) { (p.colorModel, p.bitDepth, p.hasAlpha) = (.gray, 16, false) }
+                else if v.matches("LA ", at: t) { (p.colorModel, p.bitDepth, p.hasAlpha) = (.gray, 8, true) }
+                else if v.matches("YCC ", at: t) { (p.colorModel, p.bitDepth, p.hasAlpha) = (.rgb, 8, false) }
             } else if v.matches("Lut:", at: o), p.colorModel == .gray {
                 p.colorModel = .indexed
             }
