@@ -545,6 +545,7 @@ make dpx/imagemagick-be            org.smpte.dpx-image no -- convert $S/rose.png
 make dpx/ffmpeg                    org.smpte.dpx-image no -- "${FF[@]}" -i $S/rose.png -frames:v 1 -c:v dpx "${BX[@]}" -f image2 -update 1 @OUT.dpx@
 make dpx/imagemagick-gray          org.smpte.dpx-image no -- convert $S/gray16.png -depth 8 DPX:@OUT@
 make dpx/imagemagick-16bit         org.smpte.dpx-image no -- convert $S/rose.png -depth 16 DPX:@OUT@
+make dpx/imagemagick-odd-width     org.smpte.dpx-image no -- convert $S/rose.png -crop 31x32+0+0 +repage DPX:@OUT@
 make cineon/imagemagick            com.kodak.cineon-image no -- convert $S/rose.png CIN:@OUT@
 synth flif/still-rgba              info.flif.flif-image no 'FLIF header only ("FLIF", 0x34 RGBA non-interlaced, 1 byte/channel, varint w-1/h-1) + placeholder bytes; no FLIF encoder' -- "${SY[@]}" flif @OUT@
 synth flif/animated                info.flif.flif-image yes 'FLIF header only, format byte c (animated interlaced), 3 frames; no FLIF encoder' -- "${SY[@]}" flif-anim @OUT@

@@ -256,6 +256,22 @@ struct VerifyTests {
         #expect(completeness(Array(pixels.prefix(140))) == .truncated)
     }
 
+    /// A stranger's find: ImageMagick (as GraphicsMagick and ffmpeg) pads a DPX's 8-bit rows to
+    /// 32 bits (31 RGB pixels take 96 bytes, not 93) and states the unpadded file size, so a file
+    /// cut by less than the padding's worth was complete. A length at the unpadded end is what a
+    /// writer that does not pad leaves: complete.
+    @Test func dpxRowsPaddedTo32Bits() throws {
+        let whole = try #require(Manifest.entries.first { $0.file == "dpx/imagemagick-odd-width" }).bytes()
+        func completeness(_ b: [UInt8]) -> Detection.Completeness { ImageSniffer.inspect(b, budget: .verifying).detection.completeness }
+        #expect(whole.count == 8192 + 32 * 96)
+        #expect(completeness(whole) == .complete)
+        for cut in [1, 3, 50, 95] {
+            #expect(completeness(Array(whole.dropLast(cut))) == .truncated, "cut by \(cut)")
+        }
+        #expect(completeness(Array(whole.dropLast(96))) == .complete, "rows of 93 bytes")
+        #expect(completeness(Array(whole.dropLast(97))) == .truncated)
+    }
+
     /// A reviewer's findings. A FITS primary header of random groups with one axis (NAXIS1 = 0)
     /// and a DDS whose faces, array and volume size its data near Int.max both trapped; a DX10
     /// cube map (texconv sets the DX10 cube flag and the caps2 faces both) was counted as 36

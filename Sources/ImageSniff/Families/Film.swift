@@ -104,7 +104,8 @@ extension Film {
     /// 8, 16, 32 or 64 bits, 1, 10 or 12 bits packed, or 10 bits filled three to a 32-bit word
     /// (12 bits, one to 16); rows unpadded (writers differ: ffmpeg, oiiotool and
     /// ImageMagick's 12- and 16-bit rows are not padded to 32 bits), plus the end-of-line padding
-    /// the element states. The header's file size is not trusted: ImageMagick 6 writes an RGB
+    /// the element states; a length that falls short of the rows padded to 32 bits while passing
+    /// the unpadded ones is cut. The header's file size is not trusted: ImageMagick 6 writes an RGB
     /// image's size for a grey one, and an 8-bit image's for a deeper one. Elements of other
     /// descriptors (colour difference, user-defined) or run-length encoded are not checked.
     static func dpxStep(_ input: Input) -> VerifyStep {
@@ -131,8 +132,19 @@ extension Film {
         case (1, 0), (10, 0), (12, 0): row = (samples * bits + 7) / 8  // packed; a writer may pad rows to 32 bits
         default: return .unknown
         }
-        if padding != 0 && padding != .max { row += Int(padding) }
-        return Verifier.fits(offset, row, height, in: input.totalLength)
+        if padding != 0 && padding != .max {
+            row += Int(padding)
+            return Verifier.fits(offset, row, height, in: input.totalLength)
+        }
+        // Rows padded to 32 bits, or not: ImageMagick and GraphicsMagick pad 8-bit rows (a
+        // 317-pixel RGB row takes 952 bytes, not 951), other writers do not. A length between the
+        // two ends is a padded image cut short (a writer that does not pad would have to leave a
+        // few stray bytes at the end).
+        let unpadded = Verifier.fits(offset, row, height, in: input.totalLength)
+        let padded = (row + 3) / 4 * 4
+        guard case .complete = unpadded, padded > row, case .truncated = Verifier.fits(offset, padded, height, in: input.totalLength),
+              input.totalLength > offset + row * height else { return unpadded }
+        return .truncated
     }
 
     /// What an OpenEXR part's header says of its chunks.
