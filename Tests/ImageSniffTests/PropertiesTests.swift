@@ -468,6 +468,21 @@ struct HostilePropertiesTests {
         #expect(ImageSniffer.inspect(try entry.bytes()).properties == file.properties, "in memory")
     }
 
+    /// FITS whose image has an axis of length 0 holds no image: random groups (GROUPS = T,
+    /// NAXIS1 = 0: astropy's group.fits) and astropy's zerowidth.fits (NAXIS2 = 0) said a height of
+    /// 5 in RGB, and a width of 777,777,701.
+    @Test(arguments: [["NAXIS   =                    3", "NAXIS1  =                    0", "NAXIS2  =                    5",
+                       "NAXIS3  =                    3", "GROUPS  =                    T", "PCOUNT  =                    3",
+                       "GCOUNT  =                   10"],
+                      ["NAXIS   =                    2", "NAXIS1  =            777777701", "NAXIS2  =                    0"]])
+    func fitsWithAnEmptyAxisStatesNoImage(_ axes: [String]) {
+        let cards = ["SIMPLE  =                    T", "BITPIX  =                   16"] + axes + ["END"]
+        let header = cards.map { $0.padding(toLength: 80, withPad: " ", startingAt: 0) }.joined().padding(toLength: 2880, withPad: " ", startingAt: 0)
+        let inspection = ImageSniffer.inspect(Array(header.utf8))
+        #expect(inspection.detection.type == .fits)
+        #expect(inspection.properties == ImageProperties(), "\(inspection.properties)")
+    }
+
     /// APNG's acTL num_frames: 0 is not a valid value (APNG 1.0) and PNG's integers stop at
     /// 2^31-1: the frame count is then not stated.
     @Test(arguments: [(UInt32(3), 3), (0, nil), (0x7FFF_FFFF, 0x7FFF_FFFF), (0x8000_0001, nil), (0xFFFF_FFFF, nil)] as [(UInt32, Int?)])

@@ -275,7 +275,8 @@ extension Scientific {
     /// first extension's header (the next 2,880-byte block): an IMAGE extension's size, or a
     /// tile-compressed image's (a BINTABLE with ZIMAGE = T: ZNAXIS1, ZNAXIS2, ZBITPIX, as fpack
     /// writes them), read where it lies. A file whose primary header holds no data and whose
-    /// first extension is a table (or that has none) holds no image: nothing is stated.
+    /// first extension is a table (or that has none), or whose image has an axis of length 0
+    /// (random groups), holds no image: nothing is stated.
     static func fitsProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var p = ImageProperties(colorModel: .gray, frameCount: 1)
@@ -289,18 +290,21 @@ extension Scientific {
         if primary.axis3 == 3 { p.colorModel = .rgb }
         // A header cut short (a header file without its END) states what its cards do.
         if let missing = primary.missing { return want(missing) }
+        // No image where a reader looks for one (an axis of length 0, as random groups' NAXIS1;
+        // a primary header alone, or tables after it): nothing to state, not the primary
+        // header's BITPIX for a grey image that is not there.
+        let noImage = ImageProperties()
+        if primary.axis1 == 0 || primary.axis2 == 0 { return .done(noImage) }
         guard primary.axes == 0, let end = primary.end else { return .done(p) }
         // The first extension starts at the block after the primary header's END card.
         let next = (end + 2879) / 2880 * 2880
         let ext = FITSHeader(v, at: next)
-        // No image where a reader looks for one (a primary header alone, or tables after it):
-        // nothing to state, not the primary header's BITPIX for a grey image that is not there.
-        let noImage = ImageProperties()
         if let missing = ext.missing {
             // Past the data: a primary header alone.
             return missing - 80 >= (input.knownLength ?? Int.max) ? .done(noImage) : want(missing)
         }
         if ext.xtension == "IMAGE   " {
+            if ext.axis1 == 0 || ext.axis2 == 0 { return .done(noImage) }
             p.bitDepth = ext.bitpix.map(abs)
             p.width = ext.axis1
             p.height = ext.axis2 ?? (ext.axes == 1 ? 1 : nil)
