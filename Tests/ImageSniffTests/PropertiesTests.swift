@@ -483,6 +483,19 @@ struct HostilePropertiesTests {
         #expect(inspection.properties == ImageProperties(), "\(inspection.properties)")
     }
 
+    /// X11's xbitmaps put a 1.9 KB copyright comment before `#define xterm_width 48`: named an
+    /// XBM, its size was not found (the definitions were looked for in the first 1 KiB).
+    @Test func xbmAfterALongComment() throws {
+        let plain = try #require(Manifest.entries.first { $0.file == "x11/xbm-netpbm" }).bytes()
+        let expected = ImageSniffer.inspect(plain).properties
+        #expect(expected.width != nil && expected.height != nil)
+        let notice = "/" + String(repeating: "*", count: 77) + "\n" + String(repeating: "** Copyright notice, line after line of it.                                **\n", count: 24) + "*/\n\n"
+        #expect(notice.utf8.count > 1900)
+        let inspection = ImageSniffer.inspect(Array(notice.utf8) + plain)
+        #expect(inspection.detection.type == .xbm)
+        #expect(inspection.properties == expected, "\(inspection.properties)")
+    }
+
     /// APNG's acTL num_frames: 0 is not a valid value (APNG 1.0) and PNG's integers stop at
     /// 2^31-1: the frame count is then not stated.
     @Test(arguments: [(UInt32(3), 3), (0, nil), (0x7FFF_FFFF, 0x7FFF_FFFF), (0x8000_0001, nil), (0xFFFF_FFFF, nil)] as [(UInt32, Int?)])

@@ -3,10 +3,21 @@
 extension Text {
     static let readers = [
         PropertyReader([.xbm], read: { input, _ in
+            // The definitions, after the comments that may come first (a copyright notice: X11's
+            // xbitmaps put 1.9 KB of it before `#define xterm_width 48`), as detection finds them.
             let v = input.view
-            let range = 0..<min(v.count, 1024)
+            var start = 0
+            while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
+            if v.u8(start) == UInt8(ascii: "/") {
+                if let defines = afterCComments(v, from: start, limit: Budget.textWindow) {
+                    start = defines
+                } else if v.count < Budget.textWindow && input.hasMore {
+                    return .need(Budget.textWindow, partial: .unknown)
+                }
+            }
+            let range = start..<max(start, min(v.count, start + 1024))
             let w = v.number(after: "_width ", in: range), h = v.number(after: "_height ", in: range)
-            if (w == nil || h == nil) && v.count < 1024 && input.hasMore { return .need(1024, partial: .unknown) }
+            if (w == nil || h == nil) && v.count < start + 1024 && input.hasMore { return .need(start + 1024, partial: .unknown) }
             return .done(ImageProperties(width: w, height: h, bitDepth: 1, colorModel: .gray, hasAlpha: false, frameCount: 1))
         }),
         PropertyReader([.xpm], read: { input, _ in
