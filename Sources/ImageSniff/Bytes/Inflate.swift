@@ -1,6 +1,7 @@
 // A bounded DEFLATE decoder (RFC 1951) for looking inside gzip (RFC 1952): enough to see
-// whether a gzip file holds an SVG document (SVGZ). It produces at most `limit` bytes of output
-// and stops at the first inconsistency; it never reads outside the bytes it is given.
+// whether a gzip file holds an SVG document (SVGZ), and whether a gzip member is whole. It
+// produces at most `limit` bytes of output (or, counting them only, passes over the whole
+// stream) and stops at the first inconsistency; it never reads outside the bytes it is given.
 
 enum Inflate {
     /// How far inflating got.
@@ -17,15 +18,7 @@ enum Inflate {
     /// got (`.ranOut`, with no output, when the header itself runs past `v`); nil when the
     /// header is malformed.
     static func gunzipPrefix(_ v: ByteView, limit: Int) -> (output: [UInt8], outcome: Outcome)? {
-        guard v.u8(0) == 0x1F, v.u8(1) == 0x8B, v.u8(2) == 8, let flags = v.u8(3) else { return nil }
-        var o = 10
-        if flags & 0x04 != 0 {  // FEXTRA
-            guard let xlen = v.u16le(o) else { return ([], .ranOut) }
-            o += 2 + Int(xlen)
-        }
-        if flags & 0x08 != 0 { o = skipZeroTerminated(v, o) }  // FNAME
-        if flags & 0x10 != 0 { o = skipZeroTerminated(v, o) }  // FCOMMENT
-        if flags & 0x02 != 0 { o += 2 }  // FHCRC
+        guard let o = memberStart(v) else { return nil }
         guard o < v.count else { return ([], .ranOut) }
         var decoder = Decoder(input: v, start: o, limit: limit)
         decoder.run()
@@ -38,6 +31,40 @@ enum Inflate {
             outcome = .corrupt
         }
         return (decoder.output, outcome)
+    }
+
+    /// Where the compressed data of the gzip member at the start of `v` begins (past the header's
+    /// optional fields; possibly past the end of `v`); nil when the header is malformed.
+    private static func memberStart(_ v: ByteView) -> Int? {
+        guard v.u8(0) == 0x1F, v.u8(1) == 0x8B, v.u8(2) == 8, let flags = v.u8(3) else { return nil }
+        var o = 10
+        if flags & 0x04 != 0 {  // FEXTRA
+            guard let xlen = v.u16le(o) else { return o }
+            o += 2 + Int(xlen)
+        }
+        if flags & 0x08 != 0 { o = skipZeroTerminated(v, o) }  // FNAME
+        if flags & 0x10 != 0 { o = skipZeroTerminated(v, o) }  // FCOMMENT
+        if flags & 0x02 != 0 { o += 2 }  // FHCRC
+        return o
+    }
+
+    /// Whether the gzip member at the start of `v` (all of the data, `length` bytes) is whole:
+    /// its compressed stream decodes to the end of its final block within the data, and the
+    /// 8-byte trailer after it states the length that came out (modulo 2^32). What follows the
+    /// trailer (another member, padding) is not judged. `.ranOut`: the data ends first;
+    /// `.corrupt`: the stream or its trailer is inconsistent; nil: not a gzip header.
+    static func gzipMember(_ v: ByteView, length: Int) -> Outcome? {
+        guard let o = memberStart(v) else { return nil }
+        guard o < length else { return .ranOut }
+        var decoder = Decoder(input: v, start: o, limit: Int.max, keepsOutput: false)
+        decoder.run()
+        guard decoder.finished else { return decoder.ranOut ? .ranOut : .corrupt }
+        // The trailer starts at the byte after the final block (the bits taken in past it are
+        // given back): CRC-32, then ISIZE.
+        let trailer = decoder.position - decoder.bitCount / 8
+        guard trailer + 8 <= length else { return .ranOut }
+        guard let size = v.u32le(trailer + 4) else { return .ranOut }
+        return size == UInt32(truncatingIfNeeded: decoder.produced) ? .complete : .corrupt
     }
 
     private static func skipZeroTerminated(_ v: ByteView, _ start: Int) -> Int {
@@ -183,18 +210,23 @@ enum Inflate {
         var bitBuffer: UInt64 = 0
         var bitCount = 0
         let limit: Int
+        /// Whether the bytes that come out are kept in `output`, or only counted.
+        let keepsOutput: Bool
         var output: [UInt8] = []
+        /// How many bytes came out (kept or not).
+        var produced = 0
         var failed = false
         /// The input ended before the stream did.
         var ranOut = false
         /// The final block ended.
         var finished = false
 
-        init(input: ByteView, start: Int, limit: Int) {
+        init(input: ByteView, start: Int, limit: Int, keepsOutput: Bool = true) {
             self.input = input
             self.position = start
             self.limit = limit
-            output.reserveCapacity(limit)
+            self.keepsOutput = keepsOutput
+            if keepsOutput { output.reserveCapacity(limit) }
         }
 
         /// Takes in whole bytes until `n` bits (at most 56) are at hand, or the input ends.
@@ -270,7 +302,7 @@ enum Inflate {
 
         mutating func run() {
             var last = false
-            while !last && !failed && output.count < limit {
+            while !last && !failed && produced < limit {
                 guard let final = bits(1), let type = bits(2) else { return }
                 last = final == 1
                 switch type {
@@ -296,10 +328,18 @@ enum Inflate {
             }
             guard length == ~check else { failed = true; return }
             position += 4
+            guard keepsOutput else {
+                // Counted only: the block's bytes must all be there.
+                guard input.has(position, Int(length)) else { failed = true; ranOut = true; return }
+                position += Int(length)
+                produced += Int(length)
+                return
+            }
             for _ in 0..<Int(length) {
-                guard output.count < limit else { return }
+                guard produced < limit else { return }
                 guard let b = input.u8(position) else { failed = true; ranOut = true; return }
                 output.append(b)
+                produced += 1
                 position += 1
             }
         }
@@ -338,26 +378,32 @@ enum Inflate {
                 guard i + repeatCount <= total else { failed = true; return }
                 for _ in 0..<repeatCount { all[i] = value; i += 1 }
             }
-            let fast = limit - output.count > 64
+            let fast = limit - produced > 64
             guard let literals = Huffman(lengths: all.span.extracting(0..<literalCount), table: fast),
                   let distances = Huffman(lengths: all.span.extracting(literalCount..<total), table: fast) else { failed = true; return }
             compressed(literals, distances)
         }
 
         mutating func compressed(_ literals: Huffman, _ distances: Huffman) {
-            while output.count < limit {
+            while produced < limit {
                 guard let symbol = decode(literals) else { return }
-                if symbol < 256 { output.append(UInt8(symbol)); continue }
+                if symbol < 256 {
+                    if keepsOutput { output.append(UInt8(symbol)) }
+                    produced += 1
+                    continue
+                }
                 if symbol == 256 { return }
                 let index = symbol - 257
                 guard index < 29, let extra = bits(Inflate.lengthExtra(index)) else { failed = true; return }
                 let length = Inflate.lengthBase(index) + extra
                 guard let d = decode(distances), d < 30, let dExtra = bits(Inflate.distanceExtra(d)) else { failed = true; return }
                 let distance = Inflate.distanceBase(d) + dExtra
-                guard distance <= output.count else { failed = true; return }
+                guard distance <= produced else { failed = true; return }
+                guard keepsOutput else { produced += length; continue }
                 for _ in 0..<length {
-                    guard output.count < limit else { return }
+                    guard produced < limit else { return }
                     output.append(output[output.count - distance])
+                    produced += 1
                 }
             }
         }

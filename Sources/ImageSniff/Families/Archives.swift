@@ -48,14 +48,17 @@ enum Archives: FormatFamily {
             if outcome == .ranOut && input.hasMore {
                 return .need(min(input.limit, v.count * 2 + 4096), fallback: Hit(.gzip))
             }
-            guard outcome == .complete else { return .hit(Hit(.gzip)) }
+            // A stream the data ends within (all of it in view) is judged on what it gave: an
+            // SVG cut short is one, and truncated.
+            let cut = outcome == .ranOut && v.count >= input.totalLength
+            guard outcome == .complete || cut else { return .hit(Hit(.gzip)) }
             let isSVG = inner.withUnsafeBytes { raw -> Bool in
                 let view = ByteView(base: raw)
                 guard let start = firstSignificant(inner),
                       Text.isText(view, upTo: view.count, dataEndsAtView: false) else { return false }
                 return Text.markupRoot(view, from: start) == .svg
             }
-            if isSVG { return .hit(Hit(.svg)) }
+            if isSVG { return cut ? .need(input.totalLength + 1, fallback: Hit(.svg)) : .hit(Hit(.svg)) }
         }
         return .hit(Hit(.gzip))
     }

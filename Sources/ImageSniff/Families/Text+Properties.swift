@@ -45,15 +45,33 @@ extension Text {
 extension Text {
     static let verifiers = [Verifier([.svg]) { input, _, _ in svgStep(input) }]
 
+    /// Whole SVGZ: the gzip member decodes to the end of its final block, and its trailer's
+    /// length matches what came out (the output is counted, not kept). The compressed stream is
+    /// read whole, so only up to the first bytes' cap (512 KiB by default: Inkscape's examples
+    /// are 100-200 KB); a larger one is not checked. A stream that does not decode is not
+    /// whole either.
+    static func svgzStep(_ input: Input) -> VerifyStep {
+        let v = input.view, length = input.totalLength
+        guard length <= input.limit else { return .unknown }
+        guard v.has(0, length) else { return .needRange(0..<length) }
+        switch Inflate.gzipMember(v, length: length) {
+        case .complete?: return .complete
+        case .ranOut?, .corrupt?: return .truncated
+        case nil: return .unknown
+        }
+    }
+
     /// Whole SVG: the root element's end tag (`</svg>`, or `</prefix:svg>`) ends the document,
     /// after which come only white space, comments and processing instructions (XML's Misc). A
     /// file cut short ends inside an element, or after an end tag of another. A gzip-compressed
-    /// SVG (SVGZ) and UTF-16 text are not checked; nor is a nested `<svg>` told from the root
-    /// (a cut right after an inner one's end tag looks whole).
+    /// SVG (SVGZ) is whole when its gzip member is (`svgzStep`). UTF-16 text is not checked; nor
+    /// is a nested `<svg>` told from the root (a cut right after an inner one's end tag looks
+    /// whole).
     static func svgStep(_ input: Input) -> VerifyStep {
         let v = input.view, length = input.totalLength
         guard let b0 = v.u8(0), let b1 = v.u8(1) else { return .truncated }
-        if b0 == 0x1F && b1 == 0x8B || b0 == 0 || b1 == 0 || b0 == 0xFE || b0 == 0xFF { return .unknown }
+        if b0 == 0x1F && b1 == 0x8B { return svgzStep(input) }
+        if b0 == 0 || b1 == 0 || b0 == 0xFE || b0 == 0xFF { return .unknown }
         let tail = max(0, length - Verifier.tailWindow)..<length
         guard v.has(tail) else { return .needRange(tail) }
         func byte(_ at: Int) -> UInt8 { v.u8(at)! }
