@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Synchronization
 import ImageSniff
 import TestSupport
 @testable import IMGSniffKit
@@ -189,6 +190,35 @@ struct RenameLogicTests {
             var outcomes: [UndoOutcome] = []
             _ = try RenameUndo.undo(reader) { outcomes.append($0); return true }
             #expect(outcomes.count == 1 && outcomes[0].status == .refused && outcomes[0].reason.contains("outside the journal's roots"))
+        }
+    }
+
+    /// A stranger's finds: the key was created under its name and written after, so a full disk
+    /// left an empty one that every later run refused, and a run started beside the first one
+    /// could read it still empty. It is written aside and linked into place: runs started at
+    /// once all get the one key, whole, and leave nothing else. An empty key (from an earlier
+    /// version) is refused with what to do.
+    @Test func journalKeyIsWholeOnceNamed() throws {
+        let dir = try Trees.scratch("journal-key")
+        defer { Trees.remove(dir) }
+        let path = Array(dir.path.utf8)
+        let keys = Mutex<[[UInt8]]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if let key = try? JournalKey.loadOrCreate(in: path) { keys.withLock { $0.append(key.bytes) } }
+        }
+        let made = keys.withLock { $0 }
+        #expect(made.count == 8 && Set(made).count == 1 && made[0].count == 32)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["journal.key"])
+        // An empty key: refused, saying it signed nothing and to remove it.
+        let empty = try Trees.scratch("journal-key-empty")
+        defer { Trees.remove(empty) }
+        let keyFile = empty.appendingPathComponent("journal.key")
+        #expect(FileManager.default.createFile(atPath: keyFile.path, contents: Data(), attributes: [.posixPermissions: 0o600]))
+        do {
+            _ = try JournalKey.loadOrCreate(in: Array(empty.path.utf8))
+            Issue.record("an empty key was used")
+        } catch {
+            #expect(error.description.contains("is empty") && error.description.contains("remove it"), "\(error)")
         }
     }
 

@@ -162,6 +162,9 @@ package struct JournalHeader: Sendable, Equatable {
 
 package enum JournalError: Error, Sendable, CustomStringConvertible {
     case cannotCreate([UInt8], Errno)
+    case cannotCreateKey([UInt8], Errno)
+    /// Left by a first run of imgsniff 0.3 or earlier that a full disk stopped.
+    case emptyKey([UInt8])
     case writeFailed([UInt8], Errno)
     case cannotRead([UInt8], Errno)
     case notAJournal([UInt8])
@@ -180,6 +183,10 @@ package enum JournalError: Error, Sendable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .cannotCreate(let p, let e): return "cannot create journal \(Path.display(p)): \(e)"
+        case .cannotCreateKey(let p, let e): return "cannot create the journal key \(Path.display(p)): \(e)"
+        case .emptyKey(let p):
+            return "the journal key \(Path.display(p)) is empty: a first run stopped before writing it, so no journal was signed with it; "
+                + "remove it and run again"
         case .writeFailed(let p, let e): return "cannot write journal \(Path.display(p)): \(e)"
         case .cannotRead(let p, let e): return "cannot read journal \(Path.display(p)): \(e)"
         case .notAJournal(let p): return "\(Path.display(p)) is not an imgsniff rename journal (no header line)"
@@ -220,19 +227,37 @@ package struct JournalKey: Sendable {
             throw .noKey("no state directory to keep it in (set XDG_STATE_HOME or HOME to an absolute path)")
         }
         let path = Path.join(dir, fileName)
-        if let fd = try? FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600) {
-            var random = SystemRandomNumberGenerator()
-            let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
-            do throws(Errno) {
-                try fd.writeAll(bytes)
-                try fd.synchronizeData()
-            } catch {
-                fd.close()
-                throw .cannotCreate(path, error)
-            }
-            fd.close()
-        }
+        if Path.withCString(path, { access($0, F_OK) }) != 0 && errno == ENOENT { try create(path, in: dir) }
         return try load(path)
+    }
+
+    /// Writes a new key aside (`journal.key.PID.RANDOM.tmp`), syncs it, and links it into place:
+    /// the key has its name only once it is whole, so a full disk or two first runs at once never
+    /// leave a short one. When another run linked its key first, that one stands.
+    private static func create(_ path: [UInt8], in dir: [UInt8]) throws(JournalError) {
+        let temporary = Path.join(dir, Array("journal.key.\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp".utf8))
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
+        } catch {
+            throw .cannotCreateKey(path, error)
+        }
+        defer { _ = Path.withCString(temporary) { unlink($0) } }
+        var random = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
+        do throws(Errno) {
+            defer { fd.close() }
+            try fd.writeAll(bytes)
+            try fd.synchronizeData()
+        } catch {
+            throw .cannotCreateKey(path, error)
+        }
+        let linked = Path.withCString(temporary) { from in Path.withCString(path) { to in link(from, to) } }
+        if linked != 0 && errno != EEXIST { throw .cannotCreateKey(path, Errno(errno)) }
+        if let dfd = try? FileDescriptor.openDirectory(dir) {
+            try? dfd.synchronizeData()
+            dfd.close()
+        }
     }
 
     /// The existing key (for undo).
@@ -260,6 +285,8 @@ package struct JournalKey: Sendable {
         do throws(Errno) { n = try bytes.withMutableBytes { (raw) throws(Errno) -> Int in try fd.readFully(into: raw) } } catch {
             throw .cannotRead(path, error)
         }
+        // Empty: a first run of an earlier imgsniff stopped (by a full disk) before writing it.
+        guard n != 0 else { throw .emptyKey(path) }
         guard n == 32 else { throw .badKey(path, "is not 32 bytes long") }
         return JournalKey(bytes: Array(bytes[..<32]), path: path)
     }
