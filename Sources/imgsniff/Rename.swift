@@ -59,7 +59,8 @@ enum Rename {
         signature: --accept-unsigned). It reverts the last rename first, reads the journal from \
         its end (any size), refuses (per file) where the file is gone or changed or the old name \
         is taken, never removes a name (a second link left by an interrupted rename is reported), \
-        and can be run again safely. --undo last takes the newest journal. Ctrl-C stops between \
+        and can be run again safely. --undo last takes the journal written last (by its \
+        modification time) in the default directory. Ctrl-C stops between \
         renames and says how to undo.
 
         Exit status: 0 done (conflicts are reported, not errors); 1 some file could not be read \

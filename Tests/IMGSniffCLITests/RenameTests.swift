@@ -496,7 +496,7 @@ struct RenameCLITests {
         #expect(garbage.status == 2 && garbage.stderr.contains("not an imgsniff rename journal"), "\(garbage.stderr)")
     }
 
-    @Test("--undo last takes the newest journal")
+    @Test("--undo last takes the journal written last")
     func undoLast() throws {
         let root = try T.scratch("last")
         defer { T.remove(root) }
@@ -511,6 +511,21 @@ struct RenameCLITests {
         #expect(undo.status == 0, "\(undo.stderr)")
         #expect(undo.stderr.contains("undoing"))
         #expect(T.names(T.snapshot(dir)) == ["a"])
+        // The newest is the journal written last, whatever its name says: a stranger's runs
+        // across a change of time zone (the name's time is local), or of process ids 9991 and
+        // 10011 in one second (ids sort as text), undid the older run. Here the older journal
+        // is renamed to a name that sorts last.
+        try T.write(Samples.jpeg, "b", in: dir)
+        let journals = root.appendingPathComponent("state/imgsniff")
+        let first = try #require(try FileManager.default.contentsOfDirectory(atPath: journals.path).first { $0.hasPrefix("rename-") })
+        try FileManager.default.moveItem(at: journals.appendingPathComponent(first),
+                                         to: journals.appendingPathComponent("rename-29991231-235959-99999.jsonl"))
+        usleep(20_000)
+        #expect(try rename(["--apply", dir.path], in: root, environment: state).status == 0)
+        #expect(T.names(T.snapshot(dir)) == ["a.png", "b.jpg"])
+        let newest = try rename(["--undo", "last"], in: root, environment: state)
+        #expect(newest.status == 0 && !newest.stderr.contains("29991231"), "\(newest.stderr)")
+        #expect(T.names(T.snapshot(dir)) == ["a", "b"], "the older journal, already undone, would leave both")
     }
 
     @Test("output that cannot be written fails clearly; the renames stay undoable")

@@ -417,7 +417,10 @@ package final class JournalWriter {
         return Path.join(directory, name)
     }
 
-    /// The newest journal in the default directory (`--undo last`).
+    /// The newest journal in the default directory (`--undo last`): the one written last (its
+    /// modification time, to the nanosecond; the name breaks a tie). Not by name: the time in a
+    /// name is local (a change of zone or daylight saving time puts a newer run first) and its
+    /// process ids sort as text (run 9991 after run 10011 of the same second).
     package static func newest() throws(JournalError) -> [UInt8] {
         guard let directory = defaultDirectory() else {
             throw .noJournal(Array("the state directory (neither XDG_STATE_HOME nor HOME is an absolute path one can write under)".utf8))
@@ -426,16 +429,18 @@ package final class JournalWriter {
         do throws(Errno) { fd = try FileDescriptor.openDirectory(directory) } catch { throw .cannotRead(directory, error) }
         defer { fd.close() }
         guard let listing = try? DirectoryListing(fd) else { throw .noJournal(directory) }
-        // Names sort by their time stamp; among equal names the later listing wins.
-        var best: [UInt8]?
+        var best: (name: [UInt8], modified: (Int64, Int64))?
         for i in 0..<listing.count {
             let name = listing.name(i)
             guard name.starts(with: Array("rename-".utf8)), name.count > 6,
-                  Array(name.suffix(6)) == Array(".jsonl".utf8) else { continue }
-            if best == nil || best!.lexicographicallyPrecedes(name) { best = name }
+                  Array(name.suffix(6)) == Array(".jsonl".utf8),
+                  let status = try? fd.status(of: name, followSymlink: false), status.kind == .regular else { continue }
+            let modified = (status.modifiedSeconds, status.modifiedNanoseconds)
+            if let b = best, modified < b.modified || modified == b.modified && !b.name.lexicographicallyPrecedes(name) { continue }
+            best = (name, modified)
         }
         guard let best else { throw .noJournal(directory) }
-        return Path.join(directory, best)
+        return Path.join(directory, best.name)
     }
 }
 
