@@ -13,7 +13,7 @@ import CSystemShim
 // that batch.
 
 /// Test hooks, for the crash tests (environment variables; not for users):
-///   IMGSNIFF_RENAME_DELAY_US=N    sleep N microseconds before each rename;
+///   IMGSNIFF_RENAME_DELAY_US=N    sleep N microseconds before each rename (and each one undone);
 ///   IMGSNIFF_RENAME_FORCE_LINK=1  use the link + unlink fallback instead of renameat2.
 package struct RenameHooks: Sendable {
     package var delayMicroseconds: UInt32 = 0

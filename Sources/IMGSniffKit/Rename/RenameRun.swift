@@ -229,7 +229,10 @@ package enum RenameRun {
             StandardError.line("imgsniff rename: the record of \(summary.lostCount) rename(s) (\(ranges.joined(separator: ", "))\(summary.lost.count > 20 ? ", ..." : "")) "
                                + "was in damaged lines: not undone (look for the new names by hand)")
         }
-        if !summary.ended {
+        if Interrupt.requested {
+            StandardError.line("imgsniff rename: interrupted: the renames recorded before those above are not undone yet; "
+                               + "run the same --undo again to finish")
+        } else if !summary.ended {
             StandardError.line("imgsniff rename: the journal has no end record: the run that wrote it was killed (then every rename it made "
                                + "is recorded, and was handled above) or the journal was cut short (then renames after #\(summary.lastIntent) "
                                + "are not in it; look in \(reader.header.roots.map { Path.display($0) }.joined(separator: ", ")))")
@@ -239,7 +242,7 @@ package enum RenameRun {
             + "\(count(.nothingToDo)) with nothing to do, \(count(.refused)) refused"
         if count(.leftoverLink) > 0 { text += ", \(count(.leftoverLink)) left with a second name" }
         if !summary.lost.isEmpty { text += ", \(summary.lostCount) lost in damaged lines" }
-        if !summary.ended { text += "; the journal has no end record" }
+        if Interrupt.requested { text += ". Interrupted" } else if !summary.ended { text += "; the journal has no end record" }
         text += "."
         if format == .table { output.write(text + "\n") } else { StandardError.line(text) }
         output.flush()

@@ -108,7 +108,9 @@ package enum RenameUndo {
             case nil:
                 break
             }
-            return !Interrupt.requested
+            // Stopped by a signal: the intents not reached are still to do, not lost.
+            if Interrupt.requested { stopped = true }
+            return !stopped
         }
         if !stopped {
             let rest = expected ?? highestAdvice
@@ -150,6 +152,7 @@ package enum RenameUndo {
             }
             if let fromError, fromError != .notFound { return outcome(.refused, "cannot check '\(from)': \(fromError)") }
             do throws(Errno) {
+                if hooks.delayMicroseconds > 0 { usleep(hooks.delayMicroseconds) }
                 try Renaming.rename(directory, entry.to, entry.from, hooks: hooks)
                 // What now has the old name must be the file (not one swapped in between).
                 if let now = try? directory.status(of: entry.from, followSymlink: false), differences(now, entry).isEmpty {
