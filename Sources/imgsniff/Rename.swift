@@ -33,8 +33,8 @@ enum Rename {
         --min-confidence likely, and files that end before detection's checks were done only \
         with --include-truncated;
           - backups, temporaries and partial copies keep their names (x.png~, x.jpg.1, x.part, \
-        x.crdownload, x.tmp, x.bak, x., #x#), even with --fix, \
-        and nothing inside a version-control directory (.git, .hg, .svn, a bare x.git, ...; by \
+        x.crdownload, x.tmp, x.bak, exiftool's x.jpg_original, x., #x#), even with --fix, \
+        and nothing inside a version-control directory (.git, .hg, .svn, DVC's .dvc, a bare x.git, ...; by \
         the directory's real path) is ever renamed;
           - each name of a hard-linked file is a name of its own.
         An extension is a final .xyz of 1 to 16 letters, digits, '_' or '-', with a letter: \

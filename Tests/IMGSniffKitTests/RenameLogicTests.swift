@@ -75,7 +75,9 @@ struct RenameLogicTests {
                      "photo.jpg.crdownload", ".x.jpg.AbCd12",
                      // a download in progress, a temporary, a backup, whatever comes before (a
                      // stranger's `Unconfirmed 123.crdownload` became `Unconfirmed 123.jpg` with --fix)
-                     "Unconfirmed 123.crdownload", "a.part", "b.PARTIAL", "c.tmp", "d.bak", "e.orig", "f.swp", "g.filepart"] {
+                     "Unconfirmed 123.crdownload", "a.part", "b.PARTIAL", "c.tmp", "d.bak", "e.orig", "f.swp", "g.filepart",
+                     // exiftool's backup of the file it edited (a stranger's became IMG_2.jpg under --fix)
+                     "IMG_1.JPG_original", "scan.png_original"] {
             #expect(decide(name, .png, fix: true) == .keep(.backupName), "\(name)")
         }
         #expect(decide(".face", .png) == .rename(to: Array(".face.png".utf8), reason: .noExtension, suffixed: false))
@@ -86,6 +88,7 @@ struct RenameLogicTests {
         #expect(RenameRules.versionControlDirectory(in: Array("repo/.git/lfs/objects/4d/7a/4d7a21".utf8)) == ".git")
         #expect(RenameRules.versionControlDirectory(in: Array("/home/u/.hg/store/x".utf8)) == ".hg")
         #expect(RenameRules.versionControlDirectory(in: Array("repo/.github/logo".utf8)) == nil)
+        #expect(RenameRules.versionControlDirectory(in: Array("repo/.dvc/cache/files/md5/4d/7a21".utf8)) == ".dvc", "DVC's cache")
         #expect(RenameRules.versionControlDirectory(in: Array("srv/project.git/objects/ab/cd".utf8)) == "project.git", "a bare repository")
         #expect(RenameRules.versionControlDirectory(in: Array("repo/.git".utf8)) == nil, "a file named .git is a name, not a directory on the way")
         #expect(RenameRules.isConventionallyUnextended(Array("Makefile".utf8), permissions: 0o644))

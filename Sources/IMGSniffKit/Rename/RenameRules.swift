@@ -38,7 +38,9 @@ package enum RenameRules {
     }
 
     /// Directories whose files are named by their tools, never by their content.
-    package static let versionControlDirectories: Set<[UInt8]> = Set([".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", "CVS"].map { Array($0.utf8) })
+    /// (DVC's `.dvc`, whose cache holds files named by their hash, often hard links to the
+    /// working tree's.)
+    package static let versionControlDirectories: Set<[UInt8]> = Set([".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", "CVS", ".dvc"].map { Array($0.utf8) })
 
     /// The first version-control directory among a path's components (not its last), if any:
     /// one of `versionControlDirectories`, or a bare Git repository (`name.git`).
@@ -60,11 +62,13 @@ package enum RenameRules {
 
     /// Names that are not a stem and an extension, though they may hold one: an editor's backup
     /// (`x.png~`, `#x#`), a download's or a rotation's copy (`x.jpg.1`), a download in progress, a
-    /// temporary or a backup (`x.crdownload`, `x.tmp`, `x.bak`), a name ending in a dot or
-    /// a space, a hidden name that is a known extension (`.jpg`).
+    /// temporary or a backup (`x.crdownload`, `x.tmp`, `x.bak`, exiftool's `x.JPG_original`), a
+    /// name ending in a dot or a space, a hidden name that is a known extension (`.jpg`).
     package static func isBackupName(_ name: [UInt8]) -> Bool {
         guard let last = name.last else { return false }
         if last == UInt8(ascii: "~") || last == UInt8(ascii: ".") || last == UInt8(ascii: " ") { return true }
+        // exiftool keeps the file it edits under its name with `_original` appended.
+        if name.count > 9, name.suffix(9).elementsEqual("_original".utf8) { return true }
         if name.count > 2, name.first == UInt8(ascii: "#"), last == UInt8(ascii: "#") { return true }
         if name.first == UInt8(ascii: "."), name.dropFirst().firstIndex(of: UInt8(ascii: ".")) == nil,
            !ImageType.types(filenameExtension: String(decoding: name.dropFirst(), as: UTF8.self)).isEmpty {
