@@ -27,6 +27,8 @@ enum Budget {
     static let markupItems = 256
     /// A first line that must hold a header keyword (PostScript, XBM) is at most this long.
     static let headerLine = 256
+    /// Gzip members one completeness check follows (`cat a.gz b.gz` makes two).
+    static let gzipMembers = 256
     /// Bytes of a gzip stream inflated to see whether it holds SVG.
     static let inflatedSVGZ = 1024
     /// Bytes inflated first, to see whether the stream can hold markup at all: its first byte

@@ -121,6 +121,24 @@ struct VerifyTests {
         let small = try testImage("svg/svgz-gzip")
         let cut = detect(Array(small.dropLast(20)), .default)
         #expect(cut.type == .svg && cut.completeness == .truncated, "\(cut)")
+        // Members one after the other (`cat a.gz b.gz`): whole when each is; a second member
+        // cut, or only its first bytes, is not (gzip -t: unexpected end of file). Zeros after
+        // the last member are padding.
+        let other = try testImage("svg/svgz-pamtosvg-gzip-1")
+        #expect(detect(small + other).completeness == .complete)
+        #expect(detect(small + other + [0, 0, 0, 0]).completeness == .complete)
+        for tail in [Array(other.dropLast(9)), Array(other.prefix(2)), Array(other.prefix(9))] {
+            #expect(detect(small + tail).completeness == .truncated, "a second member of \(tail.count) bytes")
+        }
+        // A reviewer's: an extra field (FEXTRA) whose length the first 11 bytes of a stream do
+        // not hold yet made the stream a gzip archive where the file is an SVG.
+        #expect(small[3] == 0, "no flags: gzip -n")
+        var extra = [UInt8](small[0..<10])
+        extra[3] = 0x04
+        extra += [7, 0] + Array("extra!!".utf8)
+        extra += small[10...]
+        #expect(detect(extra).type == .svg && detect(extra).completeness == .complete)
+        Self.recordDisagreements(extra, "FEXTRA of 7", chunks: [11, 1460], lengthKnown: [false, true])
     }
 
     /// An MNG cut right after an embedded image's `IEND` (where a PNG would be whole) is

@@ -33,13 +33,13 @@ enum Inflate {
         return (decoder.output, outcome)
     }
 
-    /// Where the compressed data of the gzip member at the start of `v` begins (past the header's
-    /// optional fields; possibly past the end of `v`); nil when the header is malformed.
-    private static func memberStart(_ v: ByteView) -> Int? {
-        guard v.u8(0) == 0x1F, v.u8(1) == 0x8B, v.u8(2) == 8, let flags = v.u8(3) else { return nil }
-        var o = 10
+    /// Where the compressed data of the gzip member at `start` begins (past the header's optional
+    /// fields; past the end of `v` when they run beyond it); nil when the header is malformed.
+    private static func memberStart(_ v: ByteView, at start: Int = 0) -> Int? {
+        guard v.u8(start) == 0x1F, v.u8(start + 1) == 0x8B, v.u8(start + 2) == 8, let flags = v.u8(start + 3) else { return nil }
+        var o = start + 10
         if flags & 0x04 != 0 {  // FEXTRA
-            guard let xlen = v.u16le(o) else { return o }
+            guard let xlen = v.u16le(o) else { return max(o, v.count) + 1 }
             o += 2 + Int(xlen)
         }
         if flags & 0x08 != 0 { o = skipZeroTerminated(v, o) }  // FNAME
@@ -48,23 +48,32 @@ enum Inflate {
         return o
     }
 
-    /// Whether the gzip member at the start of `v` (all of the data, `length` bytes) is whole:
-    /// its compressed stream decodes to the end of its final block within the data, and the
-    /// 8-byte trailer after it states the length that came out (modulo 2^32). What follows the
-    /// trailer (another member, padding) is not judged. `.ranOut`: the data ends first;
-    /// `.corrupt`: the stream or its trailer is inconsistent; nil: not a gzip header.
-    static func gzipMember(_ v: ByteView, length: Int) -> Outcome? {
-        guard let o = memberStart(v) else { return nil }
-        guard o < length else { return .ranOut }
-        var decoder = Decoder(input: v, start: o, limit: Int.max, keepsOutput: false)
-        decoder.run()
-        guard decoder.finished else { return decoder.ranOut ? .ranOut : .corrupt }
-        // The trailer starts at the byte after the final block (the bits taken in past it are
-        // given back): CRC-32, then ISIZE.
-        let trailer = decoder.position - decoder.bitCount / 8
-        guard trailer + 8 <= length else { return .ranOut }
-        guard let size = v.u32le(trailer + 4) else { return .ranOut }
-        return size == UInt32(truncatingIfNeeded: decoder.produced) ? .complete : .corrupt
+    /// Whether the gzip members at the start of `v` (all of the data, `length` bytes) are whole:
+    /// each one's compressed stream decodes to the end of its final block within the data, and
+    /// the 8-byte trailer after it states the length that came out (modulo 2^32; its CRC-32 is
+    /// not checked: the output is counted, not kept). Another member may follow (`cat a.gz
+    /// b.gz`); what follows the last one that is not a member (zeros, padding) is not judged, as
+    /// gzip only warns of it. `.ranOut`: the data ends first; `.corrupt`: a stream or a trailer
+    /// is inconsistent; nil: not a gzip header.
+    static func gzipMembers(_ v: ByteView, length: Int) -> Outcome? {
+        var at = 0
+        for index in 0..<Budget.gzipMembers {
+            guard let o = memberStart(v, at: at) else { return index == 0 ? nil : .complete }
+            guard o < length else { return .ranOut }
+            var decoder = Decoder(input: v, start: o, limit: Int.max, keepsOutput: false)
+            decoder.run()
+            guard decoder.finished else { return decoder.ranOut ? .ranOut : .corrupt }
+            // The trailer starts at the byte after the final block (the bits taken in past it
+            // are given back): CRC-32, then ISIZE.
+            let trailer = decoder.position - decoder.bitCount / 8
+            guard trailer + 8 <= length, let size = v.u32le(trailer + 4) else { return .ranOut }
+            guard size == UInt32(truncatingIfNeeded: decoder.produced) else { return .corrupt }
+            at = trailer + 8
+            // The end, or what is not the start of another member.
+            guard at < length, v.u8(at) == 0x1F, at + 1 == length || v.u8(at + 1) == 0x8B else { return .complete }
+            if at + 10 > length { return .ranOut }  // a member's header cut short
+        }
+        return .complete
     }
 
     private static func skipZeroTerminated(_ v: ByteView, _ start: Int) -> Int {

@@ -45,16 +45,16 @@ extension Text {
 extension Text {
     static let verifiers = [Verifier([.svg]) { input, _, _ in svgStep(input) }]
 
-    /// Whole SVGZ: the gzip member decodes to the end of its final block, and its trailer's
-    /// length matches what came out (the output is counted, not kept). The compressed stream is
-    /// read whole, so only up to the first bytes' cap (512 KiB by default: Inkscape's examples
-    /// are 100-200 KB); a larger one is not checked. A stream that does not decode is not
-    /// whole either.
+    /// Whole SVGZ: each gzip member decodes to the end of its final block, and its trailer's
+    /// length matches what came out (the output is counted, not kept: the CRC-32 is not
+    /// checked). The compressed data is read whole, so only up to the first bytes' cap (512 KiB
+    /// by default: Inkscape's examples are 100-200 KB); a larger one is not checked. A stream
+    /// that does not decode is not whole either.
     static func svgzStep(_ input: Input) -> VerifyStep {
         let v = input.view, length = input.totalLength
         guard length <= input.limit else { return .unknown }
         guard v.has(0, length) else { return .needRange(0..<length) }
-        switch Inflate.gzipMember(v, length: length) {
+        switch Inflate.gzipMembers(v, length: length) {
         case .complete?: return .complete
         case .ranOut?, .corrupt?: return .truncated
         case nil: return .unknown
