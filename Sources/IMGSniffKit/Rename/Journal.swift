@@ -253,10 +253,35 @@ package struct JournalKey: Sendable {
             throw .cannotCreateKey(path, error)
         }
         let linked = Path.withCString(temporary) { from in Path.withCString(path) { to in link(from, to) } }
-        if linked != 0 && errno != EEXIST { throw .cannotCreateKey(path, Errno(errno)) }
+        if linked != 0 && errno != EEXIST {
+            // No hard links here (vfat, some FUSE file systems): a rename that never replaces,
+            // else the key written under its name (as imgsniff 0.3 did), removed if that fails.
+            let moved = Path.withCString(temporary) { from in Path.withCString(path) { to in imgsniff_rename_noreplace(AT_FDCWD, from, to) } }
+            if moved != 0 && errno != EEXIST { try write(bytes, at: path) }
+        }
         if let dfd = try? FileDescriptor.openDirectory(dir) {
             try? dfd.synchronizeData()
             dfd.close()
+        }
+    }
+
+    /// Writes a new key under its own name (`O_EXCL`: one that exists stands), removing it if
+    /// the write fails.
+    private static func write(_ bytes: [UInt8], at path: [UInt8]) throws(JournalError) {
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
+        } catch {
+            if error == .exists { return }
+            throw .cannotCreateKey(path, error)
+        }
+        do throws(Errno) {
+            defer { fd.close() }
+            try fd.writeAll(bytes)
+            try fd.synchronizeData()
+        } catch {
+            _ = Path.withCString(path) { unlink($0) }
+            throw .cannotCreateKey(path, error)
         }
     }
 
