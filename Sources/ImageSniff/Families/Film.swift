@@ -102,12 +102,15 @@ extension Film {
 
     /// DPX: the first image element's lines, from its data offset, within the data: samples of
     /// 8, 16, 32 or 64 bits, 1, 10 or 12 bits packed, or 10 bits filled three to a 32-bit word
-    /// (12 bits, one to 16); rows unpadded (writers differ: ffmpeg, oiiotool and
-    /// ImageMagick's 12- and 16-bit rows are not padded to 32 bits), plus the end-of-line padding
-    /// the element states; a length that falls short of the rows padded to 32 bits while passing
-    /// the unpadded ones is cut. The header's file size is not trusted: ImageMagick 6 writes an RGB
-    /// image's size for a grey one, and an 8-bit image's for a deeper one. Elements of other
-    /// descriptors (colour difference, user-defined) or run-length encoded are not checked.
+    /// (12 bits, one to 16); rows unpadded, plus the end-of-line padding the element states.
+    /// Writers differ on padding rows to 32 bits: ImageMagick, GraphicsMagick and ffmpeg 9 pad
+    /// 8-bit rows, ffmpeg 16-bit ones too, ImageMagick's 12- and 16-bit rows and oiiotool's are
+    /// not padded. A length that passes the unpadded rows and falls short of the padded ones is
+    /// cut, unless the header's file size says it is the file's (a writer that does not pad may
+    /// round the file up, as the DVS SDK does to 4 KiB). The header's file size is not trusted
+    /// otherwise: ImageMagick 6 writes an RGB image's size for a grey one, and an 8-bit
+    /// image's for a deeper one or its padded rows. Elements of other descriptors (colour
+    /// difference, user-defined) or run-length encoded are not checked.
     static func dpxStep(_ input: Input) -> VerifyStep {
         let v = input.view
         guard v.has(0, 820) else { return .needRange(0..<820) }  // the first element's fields: past the end, truncated
@@ -136,14 +139,14 @@ extension Film {
             row += Int(padding)
             return Verifier.fits(offset, row, height, in: input.totalLength)
         }
-        // Rows padded to 32 bits, or not: ImageMagick and GraphicsMagick pad 8-bit rows (a
-        // 317-pixel RGB row takes 952 bytes, not 951), other writers do not. A length between the
-        // two ends is a padded image cut short (a writer that does not pad would have to leave a
-        // few stray bytes at the end).
+        // Rows padded to 32 bits, or not (a 317-pixel 8-bit RGB row takes 952 bytes, or 951). A
+        // length between the two ends is a padded image cut short, unless the header says the
+        // file is that long.
         let unpadded = Verifier.fits(offset, row, height, in: input.totalLength)
         let padded = (row + 3) / 4 * 4
         guard case .complete = unpadded, padded > row, case .truncated = Verifier.fits(offset, padded, height, in: input.totalLength),
-              input.totalLength > offset + row * height else { return unpadded }
+              input.totalLength > offset + row * height,
+              Int(v.u32(16, bigEndian: big)!) != input.totalLength else { return unpadded }
         return .truncated
     }
 
