@@ -494,6 +494,9 @@ struct HostilePropertiesTests {
         let inspection = ImageSniffer.inspect(Array(notice.utf8) + plain)
         #expect(inspection.detection.type == .xbm)
         #expect(inspection.properties == expected, "\(inspection.properties)")
+        // After a UTF-8 byte order mark too, as detection reads it (a reviewer's find).
+        let marked = ImageSniffer.inspect([0xEF, 0xBB, 0xBF] + Array(notice.utf8) + plain)
+        #expect(marked.detection.type == .xbm && marked.properties == expected, "\(marked.properties)")
     }
 
     /// APNG's acTL num_frames: 0 is not a valid value (APNG 1.0) and PNG's integers stop at

@@ -3,11 +3,11 @@
 extension Text {
     static let readers = [
         PropertyReader([.xbm], read: { input, _ in
-            // The definitions, after the comments that may come first (a copyright notice: X11's
-            // xbitmaps put 1.9 KB of it before `#define xterm_width 48`), as detection finds them.
+            // The definitions, after a byte order mark, white space and the comments that may
+            // come first (a copyright notice: X11's xbitmaps put 1.9 KB of it before `#define
+            // xterm_width 48`), as detection finds them.
             let v = input.view
-            var start = 0
-            while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
+            var start = contentStart(v)
             if v.u8(start) == UInt8(ascii: "/") {
                 if let defines = afterCComments(v, from: start, limit: Budget.textWindow) {
                     start = defines

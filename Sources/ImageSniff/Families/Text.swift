@@ -204,9 +204,7 @@ enum Text: FormatFamily {
     /// their C text, otherwise plain text.
     static func classify(_ input: Input) -> Step {
         let v = input.view
-        var start = 0
         var utf16 = false
-        if v.equals(0xEFBB_BF, length: 3) { start = 3 }
         if v.equals(0xFFFE, length: 2) || v.equals(0xFEFF, length: 2) { utf16 = true }
         let utf32: Bool? = v.equals(0xFFFE_0000, length: 4) ? false : v.equals(0x0000_FEFF, length: 4) ? true : nil
         // Text is judged on its first 2 KiB (or the whole, when shorter): no sooner, so that a
@@ -221,7 +219,7 @@ enum Text: FormatFamily {
             return .hit(utf16Markup(v, upTo: window, bigEndian: bigEndian) ?? Hit(.plainText, .likely))
         }
         guard isText(v, upTo: window, dataEndsAtView: v.count <= window && input.isWhole) else { return .no }
-        while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
+        let start = contentStart(v)
         guard start < v.count else { return v.count >= 2 ? .hit(Hit(.plainText, .likely)) : .no }
         guard v.count >= 2 else { return .no }  // one byte says nothing
 
@@ -294,6 +292,13 @@ enum Text: FormatFamily {
 
     /// Where C comments (`/* ... */`, `// ...`) and the white space around them end, within
     /// `limit`; nil when a comment runs past it.
+    /// Where UTF-8 text's content begins: past a byte order mark and white space.
+    static func contentStart(_ v: ByteView) -> Int {
+        var start = v.equals(0xEFBB_BF, length: 3) ? 3 : 0
+        while start < v.count, ByteView.isSpace(v.base[start]) { start += 1 }
+        return start
+    }
+
     static func afterCComments(_ v: ByteView, from start: Int, limit: Int) -> Int? {
         let end = min(v.count, limit)
         var o = start
