@@ -62,6 +62,8 @@ enum Budget {
     /// Header-and-data units a FITS completeness check follows, and 2,880-byte blocks of one
     /// header it reads (36 cards each).
     static let fitsUnits = 1024
+    /// Extension headers a FITS property reader reads for the first image (past empty ones).
+    static let fitsImageSearch = 8
     static let fitsHeaderBlocks = 256
     /// The EBML header bytes searched for Matroska's DocType.
     static let ebmlHeader = 64

@@ -474,13 +474,33 @@ struct HostilePropertiesTests {
     @Test(arguments: [["NAXIS   =                    3", "NAXIS1  =                    0", "NAXIS2  =                    5",
                        "NAXIS3  =                    3", "GROUPS  =                    T", "PCOUNT  =                    3",
                        "GCOUNT  =                   10"],
-                      ["NAXIS   =                    2", "NAXIS1  =            777777701", "NAXIS2  =                    0"]])
+                      ["NAXIS   =                    2", "NAXIS1  =            777777701", "NAXIS2  =                    0"],
+                      // an empty cube (numpy's shape (0, 4, 5)): a reviewer's find
+                      ["NAXIS   =                    3", "NAXIS1  =                    5", "NAXIS2  =                    4",
+                       "NAXIS3  =                    0"]])
     func fitsWithAnEmptyAxisStatesNoImage(_ axes: [String]) {
         let cards = ["SIMPLE  =                    T", "BITPIX  =                   16"] + axes + ["END"]
         let header = cards.map { $0.padding(toLength: 80, withPad: " ", startingAt: 0) }.joined().padding(toLength: 2880, withPad: " ", startingAt: 0)
         let inspection = ImageSniffer.inspect(Array(header.utf8))
         #expect(inspection.detection.type == .fits)
         #expect(inspection.properties == ImageProperties(), "\(inspection.properties)")
+    }
+
+    /// Empty IMAGE extensions (NAXIS = 0, astropy's `ImageHDU()`) hold no image: after an empty
+    /// primary header, the first extension that has one is read (it said 16-bit grey of no size).
+    @Test func fitsPassesOverEmptyImageExtensions() {
+        func unit(_ cards: [String]) -> String {
+            (cards + ["END"]).map { $0.padding(toLength: 80, withPad: " ", startingAt: 0) }.joined().padding(toLength: 2880, withPad: " ", startingAt: 0)
+        }
+        let primary = unit(["SIMPLE  =                    T", "BITPIX  =                   16", "NAXIS   =                    0", "EXTEND  =                    T"])
+        let empty = unit(["XTENSION= 'IMAGE   '", "BITPIX  =                   16", "NAXIS   =                    0", "PCOUNT  =                    0",
+                          "GCOUNT  =                    1"])
+        let image = unit(["XTENSION= 'IMAGE   '", "BITPIX  =                  -32", "NAXIS   =                    2", "NAXIS1  =                    6",
+                          "NAXIS2  =                    4", "PCOUNT  =                    0", "GCOUNT  =                    1"])
+        let pixels = [UInt8](repeating: 0, count: 2880)
+        let found = ImageSniffer.inspect(Array((primary + empty + image).utf8) + pixels).properties
+        #expect(found.width == 6 && found.height == 4 && found.bitDepth == 32, "\(found)")
+        #expect(ImageSniffer.inspect(Array((primary + empty).utf8)).properties == ImageProperties())
     }
 
     /// X11's xbitmaps put a 1.9 KB copyright comment before `#define xterm_width 48`: named an

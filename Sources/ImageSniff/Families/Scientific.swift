@@ -272,11 +272,11 @@ extension Scientific {
     /// FITS: NAXIS1 (width), NAXIS2 (height; 1 for a one-dimensional array, as readers show it)
     /// and BITPIX from the 80-character cards of the primary header (up to END). A primary header
     /// with no data (NAXIS = 0), as most observatories write their files, is followed by the
-    /// first extension's header (the next 2,880-byte block): an IMAGE extension's size, or a
-    /// tile-compressed image's (a BINTABLE with ZIMAGE = T: ZNAXIS1, ZNAXIS2, ZBITPIX, as fpack
-    /// writes them), read where it lies. A file whose primary header holds no data and whose
-    /// first extension is a table (or that has none), or whose image has an axis of length 0
-    /// (random groups), holds no image: nothing is stated.
+    /// first extension's header (the next 2,880-byte block; empty IMAGE extensions passed over):
+    /// an IMAGE extension's size, or a tile-compressed image's (a BINTABLE with ZIMAGE = T:
+    /// ZNAXIS1, ZNAXIS2, ZBITPIX, as fpack writes them), read where it lies. A file whose
+    /// primary header holds no data and whose first extension is a table (or that has none), or
+    /// whose image has an axis of length 0 (random groups), holds no image: nothing is stated.
     static func fitsProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         var p = ImageProperties(colorModel: .gray, frameCount: 1)
@@ -294,28 +294,37 @@ extension Scientific {
         // a primary header alone, or tables after it): nothing to state, not the primary
         // header's BITPIX for a grey image that is not there.
         let noImage = ImageProperties()
-        if primary.axis1 == 0 || primary.axis2 == 0 { return .done(noImage) }
-        guard primary.axes == 0, let end = primary.end else { return .done(p) }
-        // The first extension starts at the block after the primary header's END card.
-        let next = (end + 2879) / 2880 * 2880
-        let ext = FITSHeader(v, at: next)
-        if let missing = ext.missing {
-            // Past the data: a primary header alone.
-            return missing - 80 >= (input.knownLength ?? Int.max) ? .done(noImage) : want(missing)
-        }
-        if ext.xtension == "IMAGE   " {
-            if ext.axis1 == 0 || ext.axis2 == 0 { return .done(noImage) }
-            p.bitDepth = ext.bitpix.map(abs)
-            p.width = ext.axis1
-            p.height = ext.axis2 ?? (ext.axes == 1 ? 1 : nil)
-        } else if ext.xtension == "BINTABLE", ext.zimage {
-            p.bitDepth = ext.zbitpix.map(abs)
-            p.width = ext.zaxis1
-            p.height = ext.zaxis2 ?? (ext.zaxes == 1 ? 1 : nil)
-        } else {
+        if primary.hasEmptyAxis { return .done(noImage) }
+        guard primary.axes == 0, var end = primary.end else { return .done(p) }
+        // The extensions start at the block after the primary header's END card; an empty
+        // IMAGE extension (NAXIS = 0, as astropy writes `ImageHDU()`) is passed over.
+        for _ in 0..<Budget.fitsImageSearch {
+            let next = (end + 2879) / 2880 * 2880
+            let ext = FITSHeader(v, at: next)
+            if let missing = ext.missing {
+                // Past the data: no extension (more).
+                return missing - 80 >= (input.knownLength ?? Int.max) ? .done(noImage) : want(missing)
+            }
+            if ext.xtension == "IMAGE   " {
+                if ext.hasEmptyAxis { return .done(noImage) }
+                if ext.axes == 0, let extEnd = ext.end {
+                    end = extEnd
+                    continue
+                }
+                p.bitDepth = ext.bitpix.map(abs)
+                p.width = ext.axis1
+                p.height = ext.axis2 ?? (ext.axes == 1 ? 1 : nil)
+                return .done(p)
+            }
+            if ext.xtension == "BINTABLE", ext.zimage {
+                p.bitDepth = ext.zbitpix.map(abs)
+                p.width = ext.zaxis1
+                p.height = ext.zaxis2 ?? (ext.zaxes == 1 ? 1 : nil)
+                return .done(p)
+            }
             return .done(noImage)
         }
-        return .done(p)
+        return .done(noImage)
     }
 
     /// The cards of one FITS header that give an image's shape and its data's size, from `start`
@@ -332,6 +341,12 @@ extension Scientific {
         var axis1: Int? { axisLengths[1] }
         var axis2: Int? { axisLengths[2] }
         var axis3: Int? { axisLengths[3] }
+        /// Whether an axis it declares has length 0: no pixels (random groups' NAXIS1, an empty
+        /// cube's NAXIS3).
+        var hasEmptyAxis: Bool {
+            guard let axes, axes > 0 else { return false }
+            return axisLengths.contains { $0.key <= axes && $0.value == 0 }
+        }
         /// The offset of the END card's end, when it was reached.
         var end: Int?
         /// The end of the card that was not held, when the cards ran past the bytes held.
