@@ -225,6 +225,16 @@ struct RenameLogicTests {
         }
     }
 
+    /// Journals written at the same time (a file system of coarse times) are told apart by their
+    /// names' time stamp, then process id as a number: 9991 before 10011 (a reviewer's find).
+    @Test func journalNamesInOrder() {
+        func earlier(_ a: String, _ b: String) -> Bool { JournalWriter.namedEarlier(Array(a.utf8), Array(b.utf8)) }
+        #expect(earlier("rename-20261128-130115-9991.jsonl", "rename-20261128-130115-10011.jsonl"))
+        #expect(!earlier("rename-20261128-130115-10011.jsonl", "rename-20261128-130115-9991.jsonl"))
+        #expect(earlier("rename-20261128-130114-99999.jsonl", "rename-20261128-130115-2.jsonl"))
+        #expect(earlier("rename-a.jsonl", "rename-b.jsonl"), "other names: as text")
+    }
+
     /// SHA-256 and HMAC-SHA-256 known answers (FIPS 180-4 examples, RFC 4231 test case 2).
     @Test func hashKnownAnswers() {
         #expect(String(decoding: Hex.encode(SHA256.hash(Array("abc".utf8))), as: UTF8.self)

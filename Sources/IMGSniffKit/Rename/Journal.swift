@@ -442,8 +442,22 @@ package final class JournalWriter {
         return Path.join(directory, name)
     }
 
+    /// Whether journal name `a` was given before `b` (for journals written at the same time, on
+    /// a file system whose times are coarse): by the time stamp, then the process id as a
+    /// number; names of another form, as text.
+    static func namedEarlier(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        /// `rename-YYYYMMDD-HHMMSS-` and the process id's digits before `.jsonl`.
+        func parts(_ n: [UInt8]) -> (stamp: ArraySlice<UInt8>, pid: Int)? {
+            guard n.count > 29, n[22] == UInt8(ascii: "-"),
+                  let pid = Int(String(decoding: n[23..<(n.count - 6)], as: UTF8.self)) else { return nil }
+            return (n[7..<22], pid)
+        }
+        guard let x = parts(a), let y = parts(b) else { return a.lexicographicallyPrecedes(b) }
+        return x.stamp.elementsEqual(y.stamp) ? x.pid < y.pid : x.stamp.lexicographicallyPrecedes(y.stamp)
+    }
+
     /// The newest journal in the default directory (`--undo last`): the one written last (its
-    /// modification time, to the nanosecond; the name breaks a tie). Not by name: the time in a
+    /// modification time, to the nanosecond; the name breaks a tie: `namedEarlier`). Not by name: the time in a
     /// name is local (a change of zone or daylight saving time puts a newer run first) and its
     /// process ids sort as text (run 9991 after run 10011 of the same second).
     package static func newest() throws(JournalError) -> [UInt8] {
@@ -461,7 +475,7 @@ package final class JournalWriter {
                   Array(name.suffix(6)) == Array(".jsonl".utf8),
                   let status = try? fd.status(of: name, followSymlink: false), status.kind == .regular else { continue }
             let modified = (status.modifiedSeconds, status.modifiedNanoseconds)
-            if let b = best, modified < b.modified || modified == b.modified && !b.name.lexicographicallyPrecedes(name) { continue }
+            if let b = best, modified < b.modified || modified == b.modified && !namedEarlier(b.name, name) { continue }
             best = (name, modified)
         }
         guard let best else { throw .noJournal(directory) }
