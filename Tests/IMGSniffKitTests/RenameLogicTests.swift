@@ -80,6 +80,8 @@ struct RenameLogicTests {
                      "IMG_1.JPG_original", "scan.png_original"] {
             #expect(decide(name, .png, fix: true) == .keep(.backupName), "\(name)")
         }
+        #expect(decide("logo_original", .png) == .rename(to: Array("logo_original.png".utf8), reason: .noExtension, suffixed: false),
+                "a stem that ends in _original is not exiftool's backup")
         #expect(decide(".face", .png) == .rename(to: Array(".face.png".utf8), reason: .noExtension, suffixed: false))
         #expect(decide("scan.2", .png) == .rename(to: Array("scan.2.png".utf8), reason: .noExtension, suffixed: false))
     }

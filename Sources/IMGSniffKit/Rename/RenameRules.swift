@@ -67,8 +67,10 @@ package enum RenameRules {
     package static func isBackupName(_ name: [UInt8]) -> Bool {
         guard let last = name.last else { return false }
         if last == UInt8(ascii: "~") || last == UInt8(ascii: ".") || last == UInt8(ascii: " ") { return true }
-        // exiftool keeps the file it edits under its name with `_original` appended.
-        if name.count > 9, name.suffix(9).elementsEqual("_original".utf8) { return true }
+        // exiftool keeps the file it edits under its name with `_original` appended: an
+        // extension, then `_original` (not a stem that ends so: `logo_original`).
+        if name.count > 9, name.suffix(9).elementsEqual("_original".utf8),
+           fileExtension(of: Array(name.dropLast(9))) != nil { return true }
         if name.count > 2, name.first == UInt8(ascii: "#"), last == UInt8(ascii: "#") { return true }
         if name.first == UInt8(ascii: "."), name.dropFirst().firstIndex(of: UInt8(ascii: ".")) == nil,
            !ImageType.types(filenameExtension: String(decoding: name.dropFirst(), as: UTF8.self)).isEmpty {
