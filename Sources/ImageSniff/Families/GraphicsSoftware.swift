@@ -82,9 +82,10 @@ enum GraphicsSoftware: FormatFamily {
     }
 
     /// PIL's IM header lines (before the 0x1A that ends them, within 1 KiB): `Image size (x*y):
-    /// W*H`, `Image type:` (`RGB`, `RGBA`, `RGBX`, `CMYK`, `Greyscale`, `LA` (grey and alpha),
-    /// each with `Lut:` a palette; `YCC`: YCbCr, decoded to RGB; `0 1`: bilevel; `L 16`, `L 16B`,
-    /// `L 16L`: 16-bit grey; `L 32S`, `L 32F`: 32-bit grey) and `File size (no of images):` (frames).
+    /// W*H`, `Image type:` (`RGB`, `RGBA`, `RGBX`, `CMYK`, `Greyscale` and `LA` (grey and
+    /// alpha), these two with `Lut:` a palette, as Pillow writes P and PA; `YCC`: YCbCr, decoded
+    /// to RGB; `0 1`: bilevel; `L 16`, `L 16B`, `L 16L`: 16-bit grey; `L 32S`, `L 32F`: 32-bit
+    /// grey) and `File size (no of images):` (frames).
     static func pillowIMProperties(_ input: Input, _ type: ImageType) -> PropertyStep {
         let v = input.view
         guard let end = v.find("\u{1A}", in: 0..<min(v.count, 1024)) else {
