@@ -457,9 +457,9 @@ package final class JournalWriter {
     }
 
     /// The newest journal in the default directory (`--undo last`): the one written last (its
-    /// modification time, to the nanosecond; the name breaks a tie: `namedEarlier`). Not by name: the time in a
-    /// name is local (a change of zone or daylight saving time puts a newer run first) and its
-    /// process ids sort as text (run 9991 after run 10011 of the same second).
+    /// modification time, to the nanosecond; the name breaks a tie: `namedEarlier`). Not by
+    /// name: the time in a name is local (a change of zone or daylight saving time puts a newer
+    /// run first) and its process ids sort as text (run 9991 after run 10011 of the same second).
     package static func newest() throws(JournalError) -> [UInt8] {
         guard let directory = defaultDirectory() else {
             throw .noJournal(Array("the state directory (neither XDG_STATE_HOME nor HOME is an absolute path one can write under)".utf8))

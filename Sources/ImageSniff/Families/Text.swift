@@ -290,8 +290,6 @@ enum Text: FormatFamily {
         }
     }
 
-    /// Where C comments (`/* ... */`, `// ...`) and the white space around them end, within
-    /// `limit`; nil when a comment runs past it.
     /// Where UTF-8 text's content begins: past a byte order mark and white space.
     static func contentStart(_ v: ByteView) -> Int {
         var start = v.equals(0xEFBB_BF, length: 3) ? 3 : 0
@@ -299,6 +297,8 @@ enum Text: FormatFamily {
         return start
     }
 
+    /// Where C comments (`/* ... */`, `// ...`) and the white space around them end, within
+    /// `limit`; nil when a comment runs past it.
     static func afterCComments(_ v: ByteView, from start: Int, limit: Int) -> Int? {
         let end = min(v.count, limit)
         var o = start
