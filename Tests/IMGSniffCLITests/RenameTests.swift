@@ -377,6 +377,10 @@ struct RenameCLITests {
         #expect(outcome["fine.png"]?["action"] as? String == "undo")
         #expect(outcome["changed.png"]?["action"] as? String == "refuse")
         #expect((outcome["changed.png"]?["reason"] as? String)?.contains("size") == true)
+        // Edited in place: the same file, changed since, not "not the file that was renamed"
+        // (a stranger's `touch` was called another file).
+        #expect((outcome["changed.png"]?["reason"] as? String)?.contains("was changed since it was renamed") == true,
+                "\(outcome["changed.png"] ?? [:])")
         #expect((outcome["changed.png"]?["error"] as? [String: Any])?["code"] as? String == "refused")
         #expect((outcome["retaken.png"]?["reason"] as? String)?.contains("exists") == true)
         #expect((outcome["gone.png"]?["reason"] as? String)?.contains("gone") == true)

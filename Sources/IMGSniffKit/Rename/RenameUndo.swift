@@ -174,7 +174,13 @@ package enum RenameUndo {
         }
         if let t = atTo {
             let fields = differences(t, entry)
-            return outcome(.refused, "'\(to)' is not the file that was renamed (\(fields.joined(separator: ", ")) \(fields.count == 1 ? "differs" : "differ")): not touched")
+            let differ = "\(fields.joined(separator: ", ")) \(fields.count == 1 ? "differs" : "differ")"
+            // The same file (its inode), changed since (`touch`, an edit in place): said so, not
+            // called another file.
+            if t.kind == .regular && t.inode == entry.inode {
+                return outcome(.refused, "'\(to)' was changed since it was renamed (\(differ)): not touched")
+            }
+            return outcome(.refused, "'\(to)' is not the file that was renamed (\(differ)): not touched")
         }
         if let toError, toError != .notFound { return outcome(.refused, "cannot check '\(to)': \(toError)") }
         if atFrom != nil { return outcome(.refused, "the renamed file '\(to)' is gone, and '\(from)' is another file: not touched") }
