@@ -28,7 +28,7 @@ enum Rename {
         with --fix an image's is replaced;
           - unknown content is never renamed; other content (text, archives, media) only with \
         --all-types, and never a file conventionally named without an extension (Makefile, \
-        README, LICENSE) or an executable; family answers (a TIFF whose maker cannot be told) \
+        README, LICENSE, known_hosts, id_rsa, config) or an executable; family answers (a TIFF whose maker cannot be told) \
         only with --min-confidence family, heuristic answers (TGA by size) only with \
         --min-confidence likely, and files that end before detection's checks were done only \
         with --include-truncated;

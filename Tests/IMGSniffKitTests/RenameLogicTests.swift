@@ -97,6 +97,10 @@ struct RenameLogicTests {
         #expect(RenameRules.isConventionallyUnextended(Array("LICENSE".utf8), permissions: 0o644))
         #expect(RenameRules.isConventionallyUnextended(Array("build".utf8), permissions: 0o755), "executable")
         #expect(!RenameRules.isConventionallyUnextended(Array("notes".utf8), permissions: 0o644))
+        // Keys and configuration found by name: a stranger's --all-types gave them `.txt`.
+        for name in ["id_rsa", "id_ed25519", "known_hosts", "authorized_keys", "config", "crontab", "CNAME"] {
+            #expect(RenameRules.isConventionallyUnextended(Array(name.utf8), permissions: 0o600), "\(name)")
+        }
     }
 
     /// A journal in a scratch directory, signed with a key made there.

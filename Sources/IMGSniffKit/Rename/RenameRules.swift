@@ -104,6 +104,9 @@ package enum RenameRules {
         "changelog", "changes", "news", "install", "thanks", "todo", "notice", "version", "configure", "codeowners",
         "justfile", "pipfile", "manifest", "kconfig", "doxyfile", "snakefile", "caddyfile", "earthfile", "tiltfile",
         "build", "workspace", "owners", "pkgbuild", "apkbuild", "copyright", "maintainers", "hacking",
+        // Keys and configuration that tools look up by name (ssh, cron, GitHub Pages, /etc).
+        "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "known_hosts", "authorized_keys",
+        "config", "credentials", "crontab", "cname", "hosts", "passwd", "group", "shadow", "fstab", "environment",
     ].map { Array($0.utf8) })
 
     /// Whether `--all-types` leaves a non-image alone for its name or its mode.
