@@ -713,7 +713,14 @@ struct JournalAttackTests {
         let otherState = root.appendingPathComponent("other-state")
         let foreign = try rename(["--undo", journal], in: root, environment: ["XDG_STATE_HOME": otherState.path])
         #expect(foreign.status == 2)
-        #expect(foreign.stderr.contains("key") || foreign.stderr.contains("signature"), "\(foreign.stderr)")
+        // It names the key it looked for (a stranger's undo from cron said only "no journal key").
+        let otherKey = otherState.appendingPathComponent("imgsniff/journal.key").path
+        #expect(foreign.stderr.contains(otherKey) && foreign.stderr.contains("state directory"), "\(foreign.stderr)")
+        #expect(T.names(T.snapshot(dir)) == ["a", "b.png"])
+        // A key there, but another one: refused, naming the key it was checked with.
+        _ = try JournalKey.loadOrCreate(in: Array(otherState.appendingPathComponent("imgsniff").path.utf8))
+        let other = try rename(["--undo", journal], in: root, environment: ["XDG_STATE_HOME": otherState.path])
+        #expect(other.status == 2 && other.stderr.contains("signature does not hold under the journal key \(otherKey)"), "\(other.stderr)")
         #expect(T.names(T.snapshot(dir)) == ["a", "b.png"])
     }
 

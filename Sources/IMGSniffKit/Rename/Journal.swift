@@ -172,7 +172,7 @@ package enum JournalError: Error, Sendable, CustomStringConvertible {
     case empty([UInt8])
     case unsupportedVersion([UInt8], Int)
     case unsigned([UInt8], version: Int)
-    case badSignature([UInt8])
+    case badSignature([UInt8], key: [UInt8])
     case noKey(String)
     case badKey([UInt8], String)
     case notYours([UInt8], owner: UInt32)
@@ -196,9 +196,10 @@ package enum JournalError: Error, Sendable, CustomStringConvertible {
         case .unsigned(let p, let v):
             return "\(Path.display(p)) is a version \(v) journal (imgsniff 0.\(v)), which carries no signature: anyone could have written it. "
                 + "If you know imgsniff wrote it, undo it with --accept-unsigned (its entries still must lie inside its roots)"
-        case .badSignature(let p):
-            return "\(Path.display(p)): the header's signature does not hold: the journal was not written by this user's imgsniff "
-                + "(or was changed since, or its key is gone): refusing to act on it"
+        case .badSignature(let p, let key):
+            return "\(Path.display(p)): the header's signature does not hold under the journal key \(Path.display(key)): the journal "
+                + "was written under another key (another user, or another state directory: XDG_STATE_HOME, else ~/.local/state, "
+                + "as the run that wrote it had them), or was changed since: refusing to act on it"
         case .noKey(let why): return "no journal key: \(why)"
         case .badKey(let p, let why): return "the journal key \(Path.display(p)) \(why): refusing to use it"
         case .notYours(let p, let owner):
@@ -296,7 +297,11 @@ package struct JournalKey: Sendable {
     private static func load(_ path: [UInt8]) throws(JournalError) -> JournalKey {
         let fd: FileDescriptor
         do throws(Errno) { fd = try FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) } catch {
-            if error == .notFound { throw .noKey("\(Path.display(path)) does not exist: journals signed here were written by another user or machine, or the key was removed") }
+            if error == .notFound {
+                throw .noKey("\(Path.display(path)) does not exist: a journal is checked with the key of the user and state directory "
+                             + "(XDG_STATE_HOME, else ~/.local/state) of the run that wrote it; that was another user, machine or "
+                             + "state directory, or the key was removed")
+            }
             throw .cannotRead(path, error)
         }
         defer { fd.close() }
@@ -575,7 +580,7 @@ package struct JournalReader {
         switch header.version {
         case JournalHeader.currentVersion:
             guard let key else { throw .noKey("cannot check the journal's signatures") }
-            guard key.verifies(line[...], scope: []) else { throw .badSignature(path) }
+            guard key.verifies(line[...], scope: []) else { throw .badSignature(path, key: key.path) }
             signed = true
         case 1, 2:
             guard acceptUnsigned else { throw .unsigned(path, version: header.version) }

@@ -179,8 +179,16 @@ package enum RenameRun {
         let reader: JournalReader
         do throws(JournalError) {
             let path = journal == Array("last".utf8) ? try JournalWriter.newest() : journal
-            let key = try? JournalKey.load()
-            reader = try JournalReader(path: path, key: key, acceptUnsigned: acceptUnsigned)
+            // Why there is no key, said if the journal needs one (an unsigned one does not).
+            var keyProblem: JournalError?
+            let key: JournalKey?
+            do { key = try JournalKey.load() } catch { key = nil; keyProblem = error }
+            do {
+                reader = try JournalReader(path: path, key: key, acceptUnsigned: acceptUnsigned)
+            } catch {
+                if case .noKey = error, let keyProblem { throw keyProblem }
+                throw error
+            }
             if journal == Array("last".utf8) { StandardError.line("imgsniff rename: undoing \(Path.display(path))") }
         } catch {
             StandardError.line("imgsniff rename: \(error)")
