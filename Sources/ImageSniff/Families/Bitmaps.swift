@@ -492,26 +492,23 @@ extension Bitmaps {
         let at = Int(offset)
         guard v.has(at, 24) else { return .need(at + 24, partial: p) }
         if v.equals(0x8950_4E47_0D0A_1A0A, length: 8, at: at) {
-            // A PNG: its IHDR's size, depth and colour type (4 and 6 carry alpha; any other
-            // only with a tRNS chunk before the image data), as its decoder reads it (Pillow's
-            // icons of RGB PNGs said they had alpha).
-            p.width = v.u32be(at + 16).map(Int.init)
-            p.height = v.u32be(at + 20).map(Int.init)
-            guard let depth = v.u8(at + 24), let colour = v.u8(at + 25) else { return .need(at + 26, partial: p) }
-            p.bitDepth = Int(depth)
-            let (model, alpha) = PNG.colour(colour)
-            p.colorModel = model ?? .rgb
-            if alpha {
-                p.hasAlpha = true
-                return .done(p)
+            // A PNG: its size, depth, colour type and alpha (in the type, or a tRNS chunk before
+            // the image data) as the PNG reader reads them, as its decoder does (Pillow's icons
+            // of RGB PNGs said they had alpha).
+            func entry(_ png: ImageProperties, whole: Bool) -> ImageProperties {
+                var q = p
+                (q.width, q.height, q.bitDepth) = (png.width, png.height, png.bitDepth)
+                q.colorModel = png.colorModel ?? .rgb
+                // Without alpha in the type, not known until a tRNS chunk or the image data.
+                q.hasAlpha = whole || png.hasAlpha == true ? png.hasAlpha : nil
+                return q
             }
-            // Not known until a tRNS chunk, or the image data, is reached.
-            var chunks = Chunks(v, .png, from: at + 8 + 8 + 13 + 4)
-            while let chunk = chunks.next() {
-                if chunk.name == fourCC("tRNS") { p.hasAlpha = true; return .done(p) }
-                if chunk.name == fourCC("IDAT") || chunk.name == fourCC("IEND") || chunk.isOversized { p.hasAlpha = false; return .done(p) }
+            switch PNG.image(v, ihdr: at + 8) {
+            case .done(let png): return .done(entry(png, whole: true))
+            case .need(let n, let png): return .need(n, partial: entry(png, whole: false))
+            case .needRange(let r, let png): return .needRange(r, partial: entry(png, whole: false))
+            case .walk(let w, let png): return .walk(w, partial: entry(png, whole: false))
             }
-            if let wanted = chunks.needs { return .need(wanted.upperBound, partial: p) }
         } else if let bits = v.u16le(at + 14) {
             p.bitDepth = 8
             p.colorModel = bits <= 8 ? .indexed : .rgb

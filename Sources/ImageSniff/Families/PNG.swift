@@ -134,8 +134,18 @@ extension PNG {
             p.frameCount = 1
             return .done(p)
         default:
-            break
+            return image(v, ihdr: offset)
         }
+    }
+
+    /// A PNG image's properties from its IHDR chunk at `ihdr` (after the signature, or CgBI) and
+    /// the chunks before its image data: a PNG file's, and an icon's PNG entry's.
+    static func image(_ v: ByteView, ihdr: Int) -> PropertyStep {
+        var p = ImageProperties()
+        guard v.has(ihdr, 8 + 13) else { return .need(ihdr + 8 + 13, partial: p) }
+        let header = ihdr + 8
+        p.width = pngInteger(v.u32be(header))
+        p.height = pngInteger(v.u32be(header + 4))
         // IHDR: bit depth, colour type (0 gray, 2 RGB, 3 palette, 4 gray-alpha, 6 RGBA).
         let depth = v.base[header + 8], colour = v.base[header + 9]
         p.bitDepth = Int(depth)
